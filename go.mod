@@ -1,0 +1,14 @@
+module github.com/selenium-flow/selenium-flow
+
+go 1.26
+
+require (
+	github.com/BurntSushi/toml v0.3.1 // indirect
+	github.com/adrg/frontmatter v0.2.0 // indirect
+	github.com/blang/semver v3.5.1+incompatible // indirect
+	github.com/mark3labs/mcp-go v1.2.1 // indirect
+	github.com/tebeka/selenium v0.9.9 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+	gopkg.in/yaml.v2 v2.3.0 // indirect
+	gotest.tools/v3 v3.5.2 // indirect
+)
