@@ -1,0 +1,78 @@
+// Package resources owns the server's resource table and the two surfaces
+// derived from it: native MCP resources (resources/list, resources/read,
+// resources/templates/list, completion/complete) and the list_resources /
+// read_resource mirror tools for clients whose model cannot read resources.
+//
+// The table is written by go generate (the program in gen/) from the skill
+// Markdown, knowledge/server-scope.json, the flow schema and runtime.json.
+// Nothing else describes a resource: both surfaces read the same entries.
+package resources
+
+//go:generate go run ../gen -root .. -out table_gen.go
+
+import (
+	"context"
+	"errors"
+)
+
+// Kind says where an entry's bytes come from.
+type Kind int
+
+const (
+	// Embedded entries carry their bytes in the binary.
+	Embedded Kind = iota
+	// Runtime entries are read by a function bound at start-up.
+	Runtime
+)
+
+// Entry is one row of the resource table: a concrete resource or a template.
+type Entry struct {
+	// URI is the resource's URI, or an RFC 6570 template when Template is set.
+	URI string
+	// Name is unique across the table; pagination cursors rely on it.
+	Name        string
+	Title       string
+	Description string
+	MIMEType    string
+	// Priority is the annotations.priority a client uses to order resources.
+	Priority float64
+	// Size is the number of bytes a read returns; 0 when not known in advance.
+	Size     int64
+	Template bool
+	Kind     Kind
+	// Body holds an embedded entry's published bytes, exactly as written.
+	Body string
+	// Reader names the runtime reader bound with Table.Bind.
+	Reader string
+	// Completer names the runtime completer for a template's variables.
+	Completer string
+	// Values are a template's completion values per variable, known at
+	// generate time (document ids, skill ids, reference file names).
+	Values map[string][]string
+	// Hidden entries are served natively to app hosts but never listed in the
+	// mirror nor readable through it (the ui:// app shell).
+	Hidden bool
+}
+
+// Content is what a read returns: text, or bytes with a type.
+type Content struct {
+	URI      string
+	MIMEType string
+	Text     string
+	Blob     []byte
+	// Link is where a person can fetch a binary, when one exists.
+	Link string
+}
+
+// IsText reports whether the content is text.
+func (c Content) IsText() bool { return c.Blob == nil }
+
+// ReadFunc reads a runtime entry. vars holds the template's variables when
+// the entry is a template; uri is the concrete URI asked for.
+type ReadFunc func(ctx context.Context, uri string, vars map[string]string) (Content, error)
+
+// CompleteFunc lists completion values for one template variable.
+type CompleteFunc func(ctx context.Context, variable, prefix string) ([]string, error)
+
+// ErrNotFound marks a read of a URI the table does not answer.
+var ErrNotFound = errors.New("resource not found")

@@ -1,0 +1,12 @@
+package tools
+
+import (
+	"fmt"
+
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
+)
+
+// missing refuses a call that left out a required argument.
+func missing(arg, example string) error {
+	return refusal.New(fmt.Sprintf("The argument %q is required.", arg), "Pass "+example+".")
+}
