@@ -1,0 +1,72 @@
+// Command selenium-flow is the selenium-flow MCP server and its companions:
+// serve (stdio or Streamable HTTP) and version.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "serve MCP on stdio (default) or Streamable HTTP", runServe},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// envVars are the environment variables the server reads, for --help.
+var envVars = [][2]string{
+	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
+	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "selenium-flow:", err)
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	usage(stderr)
+	return fmt.Errorf("unknown command %q; run selenium-flow --help", args[0])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: selenium-flow <command> [flags]")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun selenium-flow <command> --help for a command's flags.")
+	printEnv(w)
+}
+
+func printEnv(w io.Writer) {
+	fmt.Fprintln(w, "\nEnvironment:")
+	for _, e := range envVars {
+		fmt.Fprintf(w, "  %-20s %s\n", e[0], e[1])
+	}
+}

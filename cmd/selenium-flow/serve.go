@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/server"
+)
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at this address (e.g. 127.0.0.1:8765) instead of stdio; the endpoint is /mcp")
+	res := fs.String("resources", os.Getenv("FLOW_RESOURCES"), "on: native resources only; off: offer the list_resources/read_resource mirror; auto: decide by clientInfo")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: selenium-flow serve [--http ADDR] [--resources on|off|auto]")
+		fs.PrintDefaults()
+		printEnv(fs.Output())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	setting, err := client.ParseSetting(*res)
+	if err != nil {
+		return err
+	}
+	cfg := server.Config{Resources: setting, ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS"))}
+	srv, err := server.New(cfg)
+	if err != nil {
+		return err
+	}
+	if *httpAddr == "" {
+		stdio := mcpserver.NewStdioServer(srv.MCP())
+		stdio.SetContextFunc(srv.StdioContext)
+		return stdio.Listen(ctx, os.Stdin, stdout)
+	}
+	return serveHTTP(ctx, *httpAddr, srv.HTTPHandler(), stderr)
+}
+
+func serveHTTP(ctx context.Context, addr string, h http.Handler, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", addr, err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "selenium-flow: serving Streamable HTTP at http://%s/mcp\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
+	fmt.Fprintln(stdout, "selenium-flow", server.Version)
+	return nil
+}

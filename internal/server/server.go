@@ -1,0 +1,190 @@
+// Package server wires selenium-flow together: the resource table, the tool
+// families, the per-caller decisions of internal/client, and the stdio and
+// Streamable HTTP transports.
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/resources"
+	"github.com/selenium-flow/selenium-flow/tools"
+)
+
+// Name is the server's name in serverInfo.
+const Name = "selenium-flow"
+
+// Version is set at build time with -ldflags "-X .../internal/server.Version=…".
+var Version = "dev"
+
+// Config is everything the server is started with. The zero value serves
+// the knowledge surface with every default.
+type Config struct {
+	// Resources is the surface for callers who do not choose one per request.
+	Resources client.Setting
+	// ExcludeTools are tool names left out of the tool list (FLOW_EXCLUDE_TOOLS).
+	ExcludeTools []string
+}
+
+// Server is a configured selenium-flow server, ready for a transport.
+type Server struct {
+	cfg   Config
+	table *resources.Table
+	mcp   *mcpserver.MCPServer
+	tools []tools.Tool
+}
+
+// New builds the server.
+func New(cfg Config) (*Server, error) {
+	s := &Server{cfg: cfg, table: resources.New(resources.WithExcludedTools(cfg.ExcludeTools...))}
+	s.tools = s.collectTools()
+
+	hooks := &mcpserver.Hooks{}
+	s.table.ListHooks(hooks)
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
+		r.Instructions = Instructions(s.caller(ctx))
+	})
+	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, r *mcp.DiscoverResult) {
+		r.Instructions = Instructions(s.caller(ctx))
+	})
+
+	s.mcp = mcpserver.NewMCPServer(Name, Version,
+		mcpserver.WithTitle("Selenium Flow"),
+		mcpserver.WithDescription("A knowledge base and real browsers for agents: sessions, saved flows replayed without a model, kept files and secrets the model never sees."),
+		mcpserver.WithResourceCapabilities(false, false),
+		mcpserver.WithToolCapabilities(false),
+		mcpserver.WithCompletions(),
+		mcpserver.WithResourceCompletionProvider(s.table),
+		mcpserver.WithLogging(),
+		mcpserver.WithHooks(hooks),
+		mcpserver.WithInstructions(Instructions(client.Caller{})),
+		mcpserver.WithToolFilter(s.visibleTools),
+		mcpserver.WithToolHandlerMiddleware(refusals),
+	)
+	s.table.Register(s.mcp)
+	s.mcp.AddTools(tools.ServerTools(s.tools)...)
+	return s, nil
+}
+
+// collectTools gathers every family, minus the excluded tools.
+func (s *Server) collectTools() []tools.Tool {
+	var all []tools.Tool
+	all = append(all, tools.Resources(s.table)...)
+	return slices.DeleteFunc(all, func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
+}
+
+// MCP returns the underlying MCP server, for in-process clients.
+func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
+
+// Table returns the resource table the server serves.
+func (s *Server) Table() *resources.Table { return s.table }
+
+// Tools returns every tool the server can offer, before per-caller filtering.
+func (s *Server) Tools() []tools.Tool { return slices.Clone(s.tools) }
+
+// caller is who is calling, with the server-wide setting as the fallback
+// for a caller that did not choose per request.
+func (s *Server) caller(ctx context.Context) client.Caller {
+	c := client.FromContext(ctx)
+	if c.Setting == client.Auto {
+		c.Setting = s.cfg.Resources
+	}
+	return c
+}
+
+// visibleTools is the per-caller tool filter: the mirror only for callers
+// that cannot read resources. The SDK applies it to tools/call as well, so a
+// hidden tool cannot be called.
+func (s *Server) visibleTools(ctx context.Context, ts []mcp.Tool) []mcp.Tool {
+	c := s.caller(ctx)
+	reads := c.ReadsResources()
+	return slices.DeleteFunc(ts, func(t mcp.Tool) bool {
+		return reads && slices.Contains(tools.Mirror, t.Name)
+	})
+}
+
+// refusals turns every error and panic of a tool handler into an isError
+// result with a clean sentence, so nothing reaches the client as a
+// transport error.
+func refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				debug.PrintStack()
+				res, err = refusal.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
+			}
+		}()
+		res, err = next(ctx, req)
+		if err != nil {
+			return refusal.Result(err), nil
+		}
+		if res != nil && res.IsError {
+			for i, c := range res.Content {
+				if t, ok := c.(mcp.TextContent); ok {
+					t.Text = refusal.Scrub(t.Text)
+					res.Content[i] = t
+				}
+			}
+		}
+		return res, nil
+	}
+}
+
+// Instructions are what a client is told on initialize: how to start, by
+// the surface it has.
+func Instructions(c client.Caller) string {
+	var b strings.Builder
+	b.WriteString("selenium-flow gives you a knowledge base and real browsers. ")
+	if c.ReadsResources() {
+		b.WriteString("Start by reading the resource knowledge://index, then skill://selenium-flow/SKILL.md; they route you to the documents and skill references you need. ")
+	} else {
+		b.WriteString("Your client does not let you read resources directly, so use the mirror tools: call read_resource with uri knowledge://index first, then read_resource with uri skill://selenium-flow/SKILL.md; list_resources lists every other URI. ")
+	}
+	b.WriteString("To drive a page: open_session, then outline to see its controls and their locators, then click, write, select, press_key, wait_for and assert. ")
+	b.WriteString("Once a sequence works, save it with save_flow (the shape is flow://schema) and replay it with run_flow instead of repeating the calls. ")
+	b.WriteString("Type credentials with write(secret=name), never as text; secret://secrets lists the names. ")
+	b.WriteString("Every refusal says what was wrong and which call would work.")
+	return b.String()
+}
+
+// HTTPHandler serves Streamable HTTP at /mcp. Each request's ?resources=
+// query or X-MCP-Resources header is read into its context; a value that is
+// neither on, off nor auto is refused before the MCP layer sees it.
+func (s *Server) HTTPHandler() http.Handler {
+	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
+		mcpserver.WithEndpointPath("/mcp"),
+		mcpserver.WithStateful(true),
+		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			set, _ := client.SettingFromRequest(r)
+			return client.WithSetting(ctx, set)
+		}),
+	)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", checkSetting(stream))
+	return mux
+}
+
+func checkSetting(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := client.SettingFromRequest(r); err != nil {
+			http.Error(w, err.Error()+" (in the ?resources= query or the "+client.Header+" header)", http.StatusBadRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// StdioContext is the context function for the stdio transport: the
+// server-wide setting is the caller's explicit one.
+func (s *Server) StdioContext(ctx context.Context) context.Context {
+	return client.WithSetting(ctx, s.cfg.Resources)
+}
