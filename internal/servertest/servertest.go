@@ -151,8 +151,14 @@ func StartHTTP(t testing.TB, args []string, env []string) *Server {
 	return s
 }
 
+// Client is an initialized mcp-go client and what initialize answered.
+type Client struct {
+	*client.Client
+	Init *mcp.InitializeResult
+}
+
 // Connect starts a server on the transport and returns an initialized client.
-func Connect(t testing.TB, tr Transport, o Options) *client.Client {
+func Connect(t testing.TB, tr Transport, o Options) *Client {
 	t.Helper()
 	if tr == HTTP {
 		return ConnectHTTP(t, StartHTTP(t, o.Args, o.Env).URL, o)
@@ -165,12 +171,11 @@ func Connect(t testing.TB, tr Transport, o Options) *client.Client {
 	}
 	c := client.NewClient(tp, clientOptions(o)...)
 	t.Cleanup(func() { _ = c.Close() })
-	initialize(ctx, t, c, o)
-	return c
+	return &Client{Client: c, Init: initialize(ctx, t, c, o)}
 }
 
 // ConnectHTTP connects a client to a running server's /mcp URL.
-func ConnectHTTP(t testing.TB, url string, o Options) *client.Client {
+func ConnectHTTP(t testing.TB, url string, o Options) *Client {
 	t.Helper()
 	if o.Query != "" {
 		url += "?" + o.Query
@@ -190,8 +195,7 @@ func ConnectHTTP(t testing.TB, url string, o Options) *client.Client {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	initialize(ctx, t, c, o)
-	return c
+	return &Client{Client: c, Init: initialize(ctx, t, c, o)}
 }
 
 func clientOptions(o Options) []client.ClientOption {
@@ -202,7 +206,7 @@ func clientOptions(o Options) []client.ClientOption {
 	return opts
 }
 
-func initialize(ctx context.Context, t testing.TB, c *client.Client, o Options) {
+func initialize(ctx context.Context, t testing.TB, c *client.Client, o Options) *mcp.InitializeResult {
 	t.Helper()
 	info := o.Info
 	if info.Name == "" {
@@ -212,14 +216,16 @@ func initialize(ctx context.Context, t testing.TB, c *client.Client, o Options) 
 	req.Params.ClientInfo = info
 	req.Params.Capabilities = o.Capabilities
 	req.Params.ProtocolVersion = o.Protocol
-	if _, err := c.Initialize(ctx, req); err != nil {
+	res, err := c.Initialize(ctx, req)
+	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
+	return res
 }
 
 // Call calls a tool and fails the test on a transport error; an isError
 // result is returned for the test to inspect.
-func Call(t testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
+func Call(t testing.TB, c client.MCPClient, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -245,7 +251,7 @@ func Text(r *mcp.CallToolResult) string {
 }
 
 // ToolNames lists the names of the tools the client is offered.
-func ToolNames(t testing.TB, c *client.Client) []string {
+func ToolNames(t testing.TB, c client.MCPClient) []string {
 	t.Helper()
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
