@@ -109,6 +109,7 @@ func (c *Corpus) Entries() []entry {
 			if heading == "" {
 				heading = titleCase(strings.TrimSuffix(r.Name, ".md"))
 			}
+			heading = headline(heading)
 			desc := fmt.Sprintf("Reference %s of the %s skill.", r.Name, s.Name)
 			if lead != "" {
 				desc += " " + lead
@@ -236,6 +237,29 @@ func titleCase(s string) string {
 		r := []rune(strings.ToLower(w))
 		r[0] = unicode.ToUpper(r[0])
 		words[i] = string(r)
+	}
+	return strings.Join(words, " ")
+}
+
+// smallWords stay lower case inside a title, as in most style guides.
+var smallWords = map[string]bool{"a": true, "an": true, "and": true, "the": true, "of": true, "to": true, "in": true, "on": true, "for": true, "or": true, "with": true, "by": true}
+
+// headline puts a heading in title case for pickers: "Driving a page" →
+// "Driving a Page"; words already carrying capitals (PDFs, URLs) are kept.
+func headline(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		lower := strings.ToLower(w)
+		switch {
+		case w != lower && w != strings.ToUpper(w[:1])+lower[1:]:
+			// PDFs, MCP, iOS: written that way with intent.
+		case i > 0 && smallWords[lower]:
+			words[i] = lower
+		default:
+			r := []rune(w)
+			r[0] = unicode.ToUpper(r[0])
+			words[i] = string(r)
+		}
 	}
 	return strings.Join(words, " ")
 }

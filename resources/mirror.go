@@ -12,7 +12,7 @@ import (
 )
 
 // MirrorPageSize is how many entries one list_resources page holds.
-const MirrorPageSize = 20
+const MirrorPageSize = 16
 
 // MirrorItem is one entry as list_resources shows it: the same URI, title,
 // description, type, size and priority as the native list.

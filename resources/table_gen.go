@@ -117,7 +117,7 @@ var generatedEntries = []Entry{
 	{
 		URI:         "skill://selenium-flow/references/base.md",
 		Name:        "skill-selenium-flow-base",
-		Title:       "Selenium Flow: Ground rules for this server",
+		Title:       "Selenium Flow: Ground Rules for This Server",
 		Description: "Reference base.md of the selenium-flow skill. These rules hold for every skill on this server and every site you automate with it.",
 		MIMEType:    "text/markdown",
 		Priority:    0.3,
@@ -127,7 +127,7 @@ var generatedEntries = []Entry{
 	{
 		URI:         "skill://selenium-flow/references/FILES.md",
 		Name:        "skill-selenium-flow-files",
-		Title:       "Selenium Flow: Screenshots, PDFs, downloads and uploads",
+		Title:       "Selenium Flow: Screenshots, PDFs, Downloads and Uploads",
 		Description: "Reference FILES.md of the selenium-flow skill. Files the browser produces are kept for you in session://files and outlive the session.",
 		MIMEType:    "text/markdown",
 		Priority:    0.3,
@@ -137,7 +137,7 @@ var generatedEntries = []Entry{
 	{
 		URI:         "skill://selenium-flow/references/FLOWS.md",
 		Name:        "skill-selenium-flow-flows",
-		Title:       "Selenium Flow: Saving and replaying flows",
+		Title:       "Selenium Flow: Saving and Replaying Flows",
 		Description: "Reference FLOWS.md of the selenium-flow skill. A flow is a saved, parameterised list of page-tool calls that run_flow replays without a model.",
 		MIMEType:    "text/markdown",
 		Priority:    0.3,
@@ -147,7 +147,7 @@ var generatedEntries = []Entry{
 	{
 		URI:         "skill://selenium-flow/references/SECRETS.md",
 		Name:        "skill-selenium-flow-secrets",
-		Title:       "Selenium Flow: Signing in with secrets",
+		Title:       "Selenium Flow: Signing in with Secrets",
 		Description: "Reference SECRETS.md of the selenium-flow skill. Passwords, tokens and codes are typed by the server from a secrets file; you only ever handle their names.",
 		MIMEType:    "text/markdown",
 		Priority:    0.3,
@@ -157,7 +157,7 @@ var generatedEntries = []Entry{
 	{
 		URI:         "skill://selenium-flow/references/SESSIONS.md",
 		Name:        "skill-selenium-flow-sessions",
-		Title:       "Selenium Flow: Driving a page",
+		Title:       "Selenium Flow: Driving a Page",
 		Description: "Reference SESSIONS.md of the selenium-flow skill. How to get a browser, see a page and act on it.",
 		MIMEType:    "text/markdown",
 		Priority:    0.3,

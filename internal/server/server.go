@@ -56,6 +56,9 @@ func New(cfg Config) (*Server, error) {
 	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, r *mcp.DiscoverResult) {
 		r.Instructions = Instructions(s.caller(ctx))
 	})
+	hooks.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, r *mcp.ListToolsResult) {
+		r.Tools = slices.DeleteFunc(r.Tools, func(t mcp.Tool) bool { return s.offered(ctx, t.Name) != nil })
+	})
 
 	s.mcp = mcpserver.NewMCPServer(Name, Version,
 		mcpserver.WithTitle("Selenium Flow"),
@@ -67,8 +70,8 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(Instructions(client.Caller{})),
-		mcpserver.WithToolFilter(s.visibleTools),
 		mcpserver.WithToolHandlerMiddleware(refusals),
+		mcpserver.WithToolHandlerMiddleware(s.onlyOffered),
 	)
 	s.table.Register(s.mcp)
 	s.mcp.AddTools(tools.ServerTools(s.tools)...)
@@ -101,15 +104,28 @@ func (s *Server) caller(ctx context.Context) client.Caller {
 	return c
 }
 
-// visibleTools is the per-caller tool filter: the mirror only for callers
-// that cannot read resources. The SDK applies it to tools/call as well, so a
-// hidden tool cannot be called.
-func (s *Server) visibleTools(ctx context.Context, ts []mcp.Tool) []mcp.Tool {
+// offered says why a tool is not offered to this caller, or nil when it
+// is: the mirror only to callers whose model cannot read resources.
+func (s *Server) offered(ctx context.Context, name string) error {
 	c := s.caller(ctx)
-	reads := c.ReadsResources()
-	return slices.DeleteFunc(ts, func(t mcp.Tool) bool {
-		return reads && slices.Contains(tools.Mirror, t.Name)
-	})
+	if slices.Contains(tools.Mirror, name) && c.ReadsResources() {
+		return refusal.New(
+			fmt.Sprintf("%s is not offered to this client, whose model reads resources natively.", name),
+			"Use resources/list and resources/read instead, starting with knowledge://index; or connect with ?resources=off (X-MCP-Resources: off, or --resources off on stdio) to get the mirror tools.")
+	}
+	return nil
+}
+
+// onlyOffered refuses a call to a tool the caller is not offered, with the
+// sentence that says what to use instead. tools/list leaves such tools out
+// (see the AfterListTools hook); a refusal beats a bare "tool not found".
+func (s *Server) onlyOffered(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := s.offered(ctx, req.Params.Name); err != nil {
+			return nil, err
+		}
+		return next(ctx, req)
+	}
 }
 
 // refusals turns every error and panic of a tool handler into an isError
