@@ -14,6 +14,7 @@ import (
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/internal/client"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 )
@@ -23,6 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at this address (e.g. 127.0.0.1:8765) instead of stdio; the endpoint is /mcp")
 	res := fs.String("resources", os.Getenv("FLOW_RESOURCES"), "on: native resources only; off: offer the list_resources/read_resource mirror; auto: decide by clientInfo")
+	token := fs.String("token", "", "accept this bearer token over HTTP, as the principal \"local\" (beside any FLOW_TOKENS)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: selenium-flow serve [--http ADDR] [--resources on|off|auto]")
 		fs.PrintDefaults()
@@ -38,7 +40,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cfg := server.Config{Resources: setting, ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS"))}
+	tokens, err := loadTokens(os.Getenv("FLOW_TOKENS"), *token)
+	if err != nil {
+		return err
+	}
+	if *httpAddr != "" {
+		if err := callers.CheckListen(*httpAddr, tokens); err != nil {
+			return err
+		}
+	}
+	cfg := server.Config{Resources: setting, ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")), Tokens: tokens}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
@@ -68,6 +79,27 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, stderr io.Write
 		return err
 	}
 	return nil
+}
+
+// loadTokens reads FLOW_TOKENS and adds --token for the local principal;
+// with neither there are no tokens (loopback only).
+func loadTokens(file, token string) (*callers.Tokens, error) {
+	if file == "" && token == "" {
+		return nil, nil
+	}
+	t, _ := callers.NewTokens(nil)
+	if file != "" {
+		var err error
+		if t, err = callers.LoadTokens(file); err != nil {
+			return nil, err
+		}
+	}
+	if token != "" {
+		if err := t.Add(token, callers.Local); err != nil {
+			return nil, fmt.Errorf("--token: %w", err)
+		}
+	}
+	return t, nil
 }
 
 func splitList(s string) []string {

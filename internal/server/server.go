@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/internal/client"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/resources"
@@ -33,6 +34,9 @@ type Config struct {
 	Resources client.Setting
 	// ExcludeTools are tool names left out of the tool list (FLOW_EXCLUDE_TOOLS).
 	ExcludeTools []string
+	// Tokens authenticate HTTP callers; nil serves every HTTP request as the
+	// local caller, which cmd allows on loopback only.
+	Tokens *callers.Tokens
 }
 
 // Server is a configured selenium-flow server, ready for a transport.
@@ -181,12 +185,12 @@ func (s *Server) HTTPHandler() http.Handler {
 		mcpserver.WithStateful(true),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := client.SettingFromRequest(r)
-			return client.WithSetting(ctx, set)
+			return callers.WithPrincipal(client.WithSetting(ctx, set), callers.Principal(r.Context()))
 		}),
 	)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkSetting(stream))
-	return mux
+	return s.cfg.Tokens.Middleware(mux)
 }
 
 func checkSetting(next http.Handler) http.Handler {

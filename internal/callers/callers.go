@@ -1,0 +1,163 @@
+// Package callers says who a request is from. A caller is a principal: on
+// stdio the one local user, over HTTP whoever holds a bearer token. Every
+// per-caller thing — the browser session, kept files, flows, secrets — is
+// keyed by the principal, so one caller never sees another's.
+package callers
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Local is the principal of the stdio transport.
+const Local = "local"
+
+type principalKey struct{}
+
+// WithPrincipal records the caller of a request.
+func WithPrincipal(ctx context.Context, principal string) context.Context {
+	return context.WithValue(ctx, principalKey{}, principal)
+}
+
+// Principal is the caller of a request; Local when the transport has no
+// notion of callers (stdio).
+func Principal(ctx context.Context) string {
+	if p, ok := ctx.Value(principalKey{}).(string); ok && p != "" {
+		return p
+	}
+	return Local
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// ValidPrincipal reports whether a name can be a principal: it names a
+// folder under FLOW_DATA_DIR, so it is kept to letters, digits, . _ and -.
+func ValidPrincipal(name string) bool {
+	return validName.MatchString(name) && name != "." && name != ".."
+}
+
+// Tokens maps bearer tokens to principals. Keys are token digests, so a
+// lookup does not compare secret bytes one by one.
+type Tokens struct {
+	byDigest map[[32]byte]string
+}
+
+// NewTokens builds a token table from token → principal pairs.
+func NewTokens(pairs map[string]string) (*Tokens, error) {
+	t := &Tokens{byDigest: map[[32]byte]string{}}
+	for tok, p := range pairs {
+		if err := t.add(tok, p); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// Add accepts one more token for a principal.
+func (t *Tokens) Add(token, principal string) error { return t.add(token, principal) }
+
+func (t *Tokens) add(token, principal string) error {
+	if len(token) < 16 {
+		return fmt.Errorf("a token for %q is shorter than 16 characters; use a long random token (e.g. openssl rand -hex 24)", principal)
+	}
+	if !ValidPrincipal(principal) {
+		return fmt.Errorf("principal %q is not valid; use letters, digits, dot, underscore and dash (at most 64)", principal)
+	}
+	t.byDigest[sha256.Sum256([]byte(token))] = principal
+	return nil
+}
+
+// LoadTokens reads a FLOW_TOKENS file: one "token principal" pair a line;
+// blank lines and lines starting with # are skipped.
+func LoadTokens(path string) (*Tokens, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the FLOW_TOKENS file: %w", err)
+	}
+	defer f.Close()
+	t := &Tokens{byDigest: map[[32]byte]string{}}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) != 2 {
+			return nil, fmt.Errorf("FLOW_TOKENS line %d: want \"token principal\", found %d fields", n, len(fields))
+		}
+		if err := t.add(fields[0], fields[1]); err != nil {
+			return nil, fmt.Errorf("FLOW_TOKENS line %d: %w", n, err)
+		}
+	}
+	return t, sc.Err()
+}
+
+// Len is the number of tokens.
+func (t *Tokens) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.byDigest)
+}
+
+// Lookup returns the principal a token belongs to.
+func (t *Tokens) Lookup(token string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	p, ok := t.byDigest[sha256.Sum256([]byte(token))]
+	return p, ok
+}
+
+// Middleware refuses a request without a valid bearer token, with a
+// sentence naming the header, and records the token's principal. With no
+// tokens at all every request is the Local caller (loopback only; see
+// CheckListen).
+func (t *Tokens) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if t.Len() == 0 {
+			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), Local)))
+			return
+		}
+		auth := r.Header.Get("Authorization")
+		token, ok := strings.CutPrefix(auth, "Bearer ")
+		p, known := t.Lookup(strings.TrimSpace(token))
+		if !ok || !known {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="selenium-flow"`)
+			msg := "This server needs a bearer token: send the header Authorization: Bearer <token> with a token from the server's FLOW_TOKENS file."
+			if ok {
+				msg = "The bearer token is not known to this server: send Authorization: Bearer <token> with a token from its FLOW_TOKENS file."
+			}
+			http.Error(w, msg, http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+	})
+}
+
+// CheckListen refuses to serve a non-loopback address without tokens:
+// anyone who could reach it would drive browsers as the local user.
+func CheckListen(addr string, t *Tokens) error {
+	if t.Len() > 0 {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("address %q is not host:port: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("refusing to serve %s without tokens: set FLOW_TOKENS to a file of \"token principal\" lines (or pass --token), or listen on 127.0.0.1", addr)
+}

@@ -1,0 +1,81 @@
+package callers
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+)
+
+func TestLoadTokens(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, body, err string
+		want            map[string]string
+	}{
+		{name: "two callers", body: "# tokens\n0123456789abcdef-alice alice\n\n0123456789abcdef-bob   bob\n", want: map[string]string{"0123456789abcdef-alice": "alice", "0123456789abcdef-bob": "bob"}},
+		{name: "short token", body: "short alice\n", err: "line 1: a token for \"alice\" is shorter than 16 characters"},
+		{name: "three fields", body: "0123456789abcdef alice extra\n", err: "line 1: want \"token principal\", found 3 fields"},
+		{name: "bad principal", body: "0123456789abcdef ../etc\n", err: "principal \"../etc\" is not valid"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			assert.NilError(t, os.WriteFile(p, []byte(tc.body), 0o600))
+			tok, err := LoadTokens(p)
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err)
+				return
+			}
+			assert.NilError(t, err)
+			for k, v := range tc.want {
+				got, ok := tok.Lookup(k)
+				assert.Check(t, ok)
+				assert.Check(t, is.Equal(got, v))
+			}
+		})
+	}
+}
+
+func TestMiddleware(t *testing.T) {
+	tok, err := NewTokens(map[string]string{"0123456789abcdef-alice": "alice"})
+	assert.NilError(t, err)
+	h := tok.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(Principal(r.Context())))
+	}))
+	for _, tc := range []struct {
+		auth, body string
+		code       int
+	}{
+		{"", "Authorization: Bearer <token>", 401},
+		{"Bearer nope-nope-nope-nope", "not known", 401},
+		{"Basic abc", "Authorization: Bearer <token>", 401},
+		{"Bearer 0123456789abcdef-alice", "alice", 200},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("POST", "/mcp", nil)
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		h.ServeHTTP(rec, req)
+		assert.Check(t, is.Equal(rec.Code, tc.code), tc.auth)
+		assert.Check(t, is.Contains(rec.Body.String(), tc.body), tc.auth)
+	}
+	assert.Check(t, is.Equal(Principal(context.Background()), Local))
+}
+
+func TestCheckListen(t *testing.T) {
+	tok, _ := NewTokens(map[string]string{"0123456789abcdef-alice": "alice"})
+	assert.Check(t, CheckListen("127.0.0.1:8765", nil))
+	assert.Check(t, CheckListen("[::1]:8765", nil))
+	assert.Check(t, CheckListen("localhost:1", nil))
+	assert.Check(t, is.ErrorContains(CheckListen("0.0.0.0:8765", nil), "set FLOW_TOKENS"))
+	assert.Check(t, is.ErrorContains(CheckListen(":8765", nil), "set FLOW_TOKENS"))
+	assert.Check(t, CheckListen("0.0.0.0:8765", tok))
+}
