@@ -3,6 +3,8 @@
 package tools
 
 import (
+	"slices"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -40,6 +42,41 @@ func (s Shape) OnPage() Shape {
 
 // Name is the shape's name as the docs and tests show it.
 func (s Shape) Name() string { return s.name }
+
+// Shapes lists every shape a tool can be declared with: each kind, off the
+// page and on it. A served tool's annotations must be one of these.
+func Shapes() []Shape {
+	kinds := []Shape{ReadOnly, Upsert, Create}
+	out := slices.Clone(kinds)
+	for _, k := range kinds {
+		out = append(out, k.OnPage())
+	}
+	return out
+}
+
+// IsZero reports whether s is the zero Shape, which no tool is declared with.
+func (s Shape) IsZero() bool { return s == Shape{} }
+
+// Fits reports whether a served annotation says exactly what this shape
+// says: every hint present and equal. The title is not compared.
+func (s Shape) Fits(a mcp.ToolAnnotation) bool {
+	want := s.annotation(a.Title)
+	same := func(x, y *bool) bool { return x != nil && y != nil && *x == *y }
+	return same(a.ReadOnlyHint, want.ReadOnlyHint) &&
+		same(a.DestructiveHint, want.DestructiveHint) &&
+		same(a.IdempotentHint, want.IdempotentHint) &&
+		same(a.OpenWorldHint, want.OpenWorldHint)
+}
+
+// ShapeOf returns the declared shape a served annotation fits, if any.
+func ShapeOf(a mcp.ToolAnnotation) (Shape, bool) {
+	for _, s := range Shapes() {
+		if s.Fits(a) {
+			return s, true
+		}
+	}
+	return Shape{}, false
+}
 
 func (s Shape) annotation(title string) mcp.ToolAnnotation {
 	return mcp.ToolAnnotation{
