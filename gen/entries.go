@@ -36,9 +36,9 @@ const (
 	prioritySchema     = 0.7
 )
 
-func docURI(id string) string           { return "knowledge://documents/" + id }
-func skillURI(id string) string         { return "skill://" + id + "/SKILL.md" }
-func refURI(id, file string) string     { return "skill://" + id + "/references/" + file }
+func docURI(id string) string       { return "knowledge://documents/" + id }
+func skillURI(id string) string     { return "skill://" + id + "/SKILL.md" }
+func refURI(id, file string) string { return "skill://" + id + "/references/" + file }
 func scopeClause(t ScopeTopic) string {
 	if t.Scope == "server" {
 		return fmt.Sprintf("Topic: %s (running and operating this server).", t.Title)

@@ -125,4 +125,3 @@ func (t *Table) index() Index {
 	}
 	return idx
 }
-
