@@ -21,6 +21,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve MCP on stdio (default) or Streamable HTTP", runServe},
+		{"install", "install the skills into a client's skills directory, or print its MCP config", runInstall},
 		{"version", "print the version", runVersion},
 	}
 }

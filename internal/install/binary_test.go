@@ -1,0 +1,153 @@
+package install_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/install"
+	"github.com/selenium-flow/selenium-flow/internal/servertest"
+)
+
+// served reads every concrete skill:// resource the way a client does: the
+// real binary over stdio, through mcp-go's client.
+func served(t *testing.T) map[string]string {
+	t.Helper()
+	c := servertest.Connect(t, servertest.Stdio, servertest.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	assert.NilError(t, err)
+	out := map[string]string{}
+	for _, r := range list.Resources {
+		if !strings.HasPrefix(r.URI, "skill://") {
+			continue
+		}
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = r.URI
+		res, err := c.ReadResource(ctx, req)
+		assert.NilError(t, err, "reading %s", r.URI)
+		assert.Assert(t, is.Len(res.Contents, 1))
+		text, ok := res.Contents[0].(mcp.TextResourceContents)
+		assert.Assert(t, ok, "%s is not text", r.URI)
+		out[r.URI] = text.Text
+	}
+	assert.Assert(t, len(out) > 1, "the server lists no skill files")
+	assert.Check(t, is.Contains(keys(out), "skill://selenium-flow/references/base.md"), "the shared base page is not a reference")
+	return out
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// runInstall runs `selenium-flow install args…` with HOME set and in dir.
+func runInstall(t *testing.T, home, dir string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(servertest.Binary(t), append([]string{"install"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// TestInstalledBytesAreServedBytes installs for each client preset, in the
+// personal and the project directory, and for --dir, and compares every
+// installed file with what skill://… serves over stdio.
+func TestInstalledBytesAreServedBytes(t *testing.T) {
+	want := served(t)
+	type target struct {
+		name string
+		args []string
+		// dir is the skills directory the install should fill.
+		dir func(home, project string) string
+	}
+	var targets []target
+	for _, c := range install.Clients {
+		targets = append(targets,
+			target{c.Name, []string{"--client", c.Name}, func(home, _ string) string { return filepath.Join(home, c.User) }},
+			target{c.Name + " project", []string{"--client", c.Name, "--project"}, func(_, project string) string { return filepath.Join(project, c.Project) }},
+		)
+	}
+	custom := filepath.Join(t.TempDir(), "my skills")
+	targets = append(targets, target{"dir", []string{"--dir", custom}, func(string, string) string { return custom }})
+
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			home, project := t.TempDir(), t.TempDir()
+			out, err := runInstall(t, home, project, tg.args...)
+			assert.NilError(t, err, out)
+			dir := tg.dir(home, project)
+			assert.Equal(t, strings.Count(out, "written "), len(want), out)
+			for uri, body := range want {
+				rel := strings.TrimPrefix(uri, "skill://")
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				have, err := os.ReadFile(p)
+				assert.NilError(t, err, "%s was not installed", uri)
+				assert.Check(t, string(have) == body, "%s differs from %s", p, uri)
+				assert.Check(t, is.Contains(out, "written     "+p))
+			}
+
+			again, err := runInstall(t, home, project, tg.args...)
+			assert.NilError(t, err, again)
+			assert.Equal(t, strings.Count(again, "unchanged "), len(want), again)
+		})
+	}
+}
+
+// TestInstallCommandRefusals: a changed file stops the install with a
+// sentence naming --force; --force replaces it; --dry-run writes nothing.
+func TestInstallCommandRefusals(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "skills")
+
+	out, err := runInstall(t, home, home, "--dir", dir, "--dry-run")
+	assert.NilError(t, err, out)
+	assert.Check(t, is.Contains(out, "would write "))
+	_, statErr := os.Stat(dir)
+	assert.Check(t, os.IsNotExist(statErr), "--dry-run created %s", dir)
+
+	out, err = runInstall(t, home, home, "--dir", dir)
+	assert.NilError(t, err, out)
+	skill := filepath.Join(dir, "selenium-flow", "SKILL.md")
+	orig, err := os.ReadFile(skill)
+	assert.NilError(t, err)
+	assert.NilError(t, os.WriteFile(skill, []byte("edited by hand\n"), 0o644))
+
+	out, err = runInstall(t, home, home, "--dir", dir)
+	assert.Check(t, err != nil, "a changed file was overwritten without --force")
+	assert.Check(t, is.Contains(out, "--force"))
+	assert.Check(t, is.Contains(out, "changed     "+skill))
+	have, _ := os.ReadFile(skill)
+	assert.Equal(t, string(have), "edited by hand\n")
+
+	out, err = runInstall(t, home, home, "--dir", dir, "--force")
+	assert.NilError(t, err, out)
+	assert.Check(t, is.Contains(out, "written     "+skill))
+	have, _ = os.ReadFile(skill)
+	assert.Equal(t, string(have), string(orig))
+
+	out, err = runInstall(t, home, home)
+	assert.Check(t, err != nil)
+	assert.Check(t, is.Contains(out, "--client"))
+
+	out, err = runInstall(t, home, home, "--print-config", "cursor")
+	assert.NilError(t, err, out)
+	assert.Check(t, is.Contains(out, ".cursor/mcp.json"))
+	assert.Check(t, is.Contains(out, "Authorization"))
+}
