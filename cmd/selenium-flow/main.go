@@ -28,6 +28,11 @@ func commands() []command {
 
 // envVars are the environment variables the server reads, for --help.
 var envVars = [][2]string{
+	{"FLOW_DATA_DIR", "folder for kept files and flows (default: $XDG_DATA_HOME/selenium-flow or ~/.local/share/selenium-flow)"},
+	{"SELENIUM_URL", "a Selenium Grid 4 or W3C WebDriver endpoint (default: start chromedriver from PATH)"},
+	{"FLOW_IDLE_TIMEOUT", "close a caller's browser unused for this long (default 15m)"},
+	{"FLOW_TOKENS", "file of \"token principal\" lines; HTTP callers send Authorization: Bearer <token>"},
+	{"FLOW_SECRETS", "file of \"principal name site value\" lines typed by write(secret=name)"},
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
 }

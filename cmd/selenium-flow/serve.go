@@ -49,11 +49,23 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	cfg := server.Config{Resources: setting, ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")), Tokens: tokens}
+	idle, err := parseIdle(os.Getenv("FLOW_IDLE_TIMEOUT"))
+	if err != nil {
+		return err
+	}
+	cfg := server.Config{
+		Resources:    setting,
+		ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
+		Tokens:       tokens,
+		DataDir:      os.Getenv("FLOW_DATA_DIR"),
+		SeleniumURL:  os.Getenv("SELENIUM_URL"),
+		IdleTimeout:  idle,
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
 	if *httpAddr == "" {
 		stdio := mcpserver.NewStdioServer(srv.MCP())
 		stdio.SetContextFunc(srv.StdioContext)
@@ -100,6 +112,17 @@ func loadTokens(file, token string) (*callers.Tokens, error) {
 		}
 	}
 	return t, nil
+}
+
+func parseIdle(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("FLOW_IDLE_TIMEOUT=%q is not a positive duration; use e.g. 15m or 1h", v)
+	}
+	return d, nil
 }
 
 func splitList(s string) []string {

@@ -66,7 +66,7 @@ const skillURI = "skill://selenium-flow/SKILL.md"
 // concurrent clients, beside a bare net/http handler serving the same bytes
 // in the same run. Target: the server within 3× of the bare handler.
 func BenchmarkReadSkillHTTP(b *testing.B) {
-	srv, err := server.New(server.Config{})
+	srv, err := server.New(server.Config{DataDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func measure(b *testing.B, k, n int, setup func(*testing.B) func() error) float6
 // BenchmarkReadAllocs counts allocations of one resources/read handled by
 // the MCP server in process, without a transport.
 func BenchmarkReadAllocs(b *testing.B) {
-	srv, err := server.New(server.Config{})
+	srv, err := server.New(server.Config{DataDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,17 +6,24 @@ package server
 import (
 	"context"
 	"fmt"
+	"mime"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -37,19 +44,64 @@ type Config struct {
 	// Tokens authenticate HTTP callers; nil serves every HTTP request as the
 	// local caller, which cmd allows on loopback only.
 	Tokens *callers.Tokens
+	// DataDir holds every caller's kept files and flows (FLOW_DATA_DIR);
+	// DefaultDataDir when empty.
+	DataDir string
+	// SeleniumURL is a Selenium Grid 4 or other W3C endpoint; a local
+	// chromedriver is started when empty.
+	SeleniumURL string
+	// IdleTimeout closes a caller's browser nobody used for this long
+	// (FLOW_IDLE_TIMEOUT); sessions.DefaultIdleTimeout when zero.
+	IdleTimeout time.Duration
+}
+
+// DefaultDataDir is the user's data directory for selenium-flow:
+// $XDG_DATA_HOME/selenium-flow, else ~/.local/share/selenium-flow.
+func DefaultDataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "selenium-flow"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no home directory for the data folder; set FLOW_DATA_DIR: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "selenium-flow"), nil
 }
 
 // Server is a configured selenium-flow server, ready for a transport.
 type Server struct {
-	cfg   Config
-	table *resources.Table
-	mcp   *mcpserver.MCPServer
-	tools []tools.Tool
+	cfg      Config
+	table    *resources.Table
+	mcp      *mcpserver.MCPServer
+	tools    []tools.Tool
+	files    *files.Store
+	sessions *sessions.Manager
 }
 
 // New builds the server.
 func New(cfg Config) (*Server, error) {
-	s := &Server{cfg: cfg, table: resources.New(resources.WithExcludedTools(cfg.ExcludeTools...))}
+	if cfg.DataDir == "" {
+		d, err := DefaultDataDir()
+		if err != nil {
+			return nil, err
+		}
+		cfg.DataDir = d
+	}
+	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
+	if err != nil {
+		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
+	}
+	var driverOpts []browser.Option
+	if cfg.SeleniumURL != "" {
+		driverOpts = append(driverOpts, browser.WithSeleniumURL(cfg.SeleniumURL))
+	}
+	s := &Server{
+		cfg:      cfg,
+		table:    resources.New(resources.WithExcludedTools(cfg.ExcludeTools...)),
+		files:    store,
+		sessions: sessions.New(store, sessions.WithDriverOptions(driverOpts...), sessions.WithIdleTimeout(cfg.IdleTimeout)),
+	}
+	s.sessions.Bind(s.table)
 	s.tools = s.collectTools()
 
 	hooks := &mcpserver.Hooks{}
@@ -88,6 +140,12 @@ func (s *Server) collectTools() []tools.Tool {
 	all = append(all, tools.Resources(s.table)...)
 	return slices.DeleteFunc(all, func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
 }
+
+// Close ends every browser session and the WebDriver endpoint.
+func (s *Server) Close() { s.sessions.Shutdown() }
+
+// Sessions returns the browser session manager.
+func (s *Server) Sessions() *sessions.Manager { return s.sessions }
 
 // MCP returns the underlying MCP server, for in-process clients.
 func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
@@ -190,6 +248,7 @@ func (s *Server) HTTPHandler() http.Handler {
 	)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkSetting(stream))
+	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	return s.cfg.Tokens.Middleware(mux)
 }
 
@@ -201,6 +260,25 @@ func checkSetting(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// serveFile serves one of the caller's kept files, the link the file
+// resources name.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
+	box, err := s.sessions.Files(callers.Principal(r.Context()))
+	if err != nil {
+		http.Error(w, refusal.Text(err), http.StatusInternalServerError)
+		return
+	}
+	data, f, err := box.Read(r.PathValue("name"))
+	if err != nil {
+		http.Error(w, refusal.Text(err), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", f.MimeType)
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(data)
 }
 
 // StdioContext is the context function for the stdio transport: the

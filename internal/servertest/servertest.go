@@ -82,6 +82,12 @@ func Binary(t testing.TB) string {
 	return binPath
 }
 
+// baseEnv is the test's environment with a data folder of its own, so a
+// test never touches the user's data; a later FLOW_DATA_DIR in Env wins.
+func baseEnv(t testing.TB) []string {
+	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir())
+}
+
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
@@ -102,7 +108,7 @@ func (s *Server) Stderr() string { return s.stderr.String() }
 func StartHTTP(t testing.TB, args []string, env []string) *Server {
 	t.Helper()
 	cmd := exec.Command(Binary(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(baseEnv(t), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, err := cmd.StderrPipe()
 	if err != nil {
@@ -163,7 +169,7 @@ func Connect(t testing.TB, tr Transport, o Options) *Client {
 	if tr == HTTP {
 		return ConnectHTTP(t, StartHTTP(t, o.Args, o.Env).URL, o)
 	}
-	tp := transport.NewStdioWithOptions(Binary(t), append(os.Environ(), o.Env...), append([]string{"serve"}, o.Args...))
+	tp := transport.NewStdioWithOptions(Binary(t), append(baseEnv(t), o.Env...), append([]string{"serve"}, o.Args...))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := tp.Start(context.Background()); err != nil {

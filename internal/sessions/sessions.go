@@ -1,0 +1,276 @@
+// Package sessions keeps one browser session per caller. A caller's MCP
+// transport sessions (several VS Code windows, a reconnecting client) all
+// share it; it is closed after an idle timeout, and what it downloaded is
+// kept in the caller's files.
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/files"
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
+)
+
+// DefaultIdleTimeout closes a session nobody used for this long.
+const DefaultIdleTimeout = 15 * time.Minute
+
+// Manager owns the WebDriver endpoint and every caller's session.
+type Manager struct {
+	driverOpts []browser.Option
+	files      *files.Store
+	idle       time.Duration
+	now        func() time.Time
+
+	startOnce sync.Once
+	driver    *browser.Driver
+	driverErr error
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	stop     chan struct{}
+	stopped  sync.Once
+}
+
+// Option configures a Manager.
+type Option func(*Manager)
+
+// WithDriverOptions passes options to browser.Start (endpoint, timeouts).
+func WithDriverOptions(opts ...browser.Option) Option {
+	return func(m *Manager) { m.driverOpts = append(m.driverOpts, opts...) }
+}
+
+// WithIdleTimeout sets how long an unused session lives.
+func WithIdleTimeout(d time.Duration) Option {
+	return func(m *Manager) {
+		if d > 0 {
+			m.idle = d
+		}
+	}
+}
+
+// New returns a manager that keeps files in store. The WebDriver endpoint
+// is started on the first open_session, so a server that only serves
+// knowledge never starts a driver.
+func New(store *files.Store, opts ...Option) *Manager {
+	m := &Manager{files: store, idle: DefaultIdleTimeout, now: time.Now, sessions: map[string]*Session{}, stop: make(chan struct{})}
+	for _, o := range opts {
+		o(m)
+	}
+	go m.reap()
+	return m
+}
+
+// Session is one caller's browser.
+type Session struct {
+	*browser.Session
+	Principal string
+	Opened    time.Time
+
+	mu       sync.Mutex
+	lastUsed time.Time
+	kept     map[string]bool // downloads already copied into kept files
+}
+
+// LastUsed is when a tool last used the session.
+func (s *Session) LastUsed() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUsed
+}
+
+func (s *Session) touch(t time.Time) {
+	s.mu.Lock()
+	s.lastUsed = t
+	s.mu.Unlock()
+}
+
+func (m *Manager) startDriver(ctx context.Context) (*browser.Driver, error) {
+	m.startOnce.Do(func() { m.driver, m.driverErr = browser.Start(ctx, m.driverOpts...) })
+	if m.driverErr != nil {
+		return nil, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", m.driverErr)
+	}
+	return m.driver, nil
+}
+
+// Open returns the caller's session, opening one when there is none. An
+// open session is kept as it is (logins and all); reopened reports that.
+func (m *Manager) Open(ctx context.Context, principal string, opts browser.SessionOptions) (s *Session, reopened bool, err error) {
+	m.mu.Lock()
+	if s := m.sessions[principal]; s != nil {
+		m.mu.Unlock()
+		s.touch(m.now())
+		return s, true, nil
+	}
+	m.mu.Unlock()
+
+	d, err := m.startDriver(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	bs, err := d.NewSession(ctx, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	now := m.now()
+	s = &Session{Session: bs, Principal: principal, Opened: now, lastUsed: now, kept: map[string]bool{}}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if prev := m.sessions[principal]; prev != nil {
+		// Another call opened one meanwhile: keep that one.
+		_ = bs.Close()
+		return prev, true, nil
+	}
+	m.sessions[principal] = s
+	return s, false, nil
+}
+
+// ErrNoSession is the refusal for a page tool called with no open browser.
+var ErrNoSession = refusal.New("No browser session is open for you.", "Call open_session (optionally with url) first; session://current shows the session's state.")
+
+// Get returns the caller's session and marks it used. A session whose
+// driver died is dropped, so the next open_session starts fresh.
+func (m *Manager) Get(principal string) (*Session, error) {
+	m.mu.Lock()
+	s := m.sessions[principal]
+	m.mu.Unlock()
+	if s == nil {
+		return nil, ErrNoSession
+	}
+	s.touch(m.now())
+	return s, nil
+}
+
+// Peek returns the caller's session without marking it used.
+func (m *Manager) Peek(principal string) *Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sessions[principal]
+}
+
+// Gone drops a session whose browser no longer answers.
+func (m *Manager) Gone(principal string, err error) {
+	if !errors.Is(err, browser.ErrSessionGone) {
+		return
+	}
+	m.mu.Lock()
+	s := m.sessions[principal]
+	delete(m.sessions, principal)
+	m.mu.Unlock()
+	if s != nil {
+		_ = s.Session.Close()
+	}
+}
+
+// Close keeps the caller's downloads and closes the session. Closing when
+// none is open is not an error: the state asked for holds.
+func (m *Manager) Close(ctx context.Context, principal string) (bool, error) {
+	m.mu.Lock()
+	s := m.sessions[principal]
+	delete(m.sessions, principal)
+	m.mu.Unlock()
+	if s == nil {
+		return false, nil
+	}
+	_, _ = m.KeepDownloads(ctx, s)
+	return true, s.Session.Close()
+}
+
+// Files returns the caller's kept files.
+func (m *Manager) Files(principal string) (*files.Box, error) { return m.files.For(principal) }
+
+// KeepDownloads copies the session's finished downloads into the caller's
+// kept files (folder downloads), each once, and returns the ones it kept.
+func (m *Manager) KeepDownloads(ctx context.Context, s *Session) ([]files.File, error) {
+	box, err := m.files.For(s.Principal)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := s.Downloads(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var kept []files.File
+	for _, d := range ds {
+		s.mu.Lock()
+		done := s.kept[d.Name]
+		s.mu.Unlock()
+		if done {
+			continue
+		}
+		data, err := s.FetchDownload(ctx, d.Name)
+		if err != nil {
+			return kept, err
+		}
+		f, err := box.Keep(files.Downloads, d.Name, data)
+		if err != nil {
+			return kept, err
+		}
+		s.mu.Lock()
+		s.kept[d.Name] = true
+		s.mu.Unlock()
+		kept = append(kept, f)
+	}
+	return kept, nil
+}
+
+// IdleTimeout is how long an unused session lives.
+func (m *Manager) IdleTimeout() time.Duration { return m.idle }
+
+// Remote reports whether sessions run on a remote endpoint (a Grid).
+func (m *Manager) Remote() bool {
+	return m.driver != nil && m.driver.Remote()
+}
+
+func (m *Manager) reap() {
+	every := min(max(m.idle/4, time.Second), 30*time.Second)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-t.C:
+			m.closeIdle()
+		}
+	}
+}
+
+func (m *Manager) closeIdle() {
+	now := m.now()
+	m.mu.Lock()
+	var idle []*Session
+	for p, s := range m.sessions {
+		if now.Sub(s.LastUsed()) >= m.idle {
+			idle = append(idle, s)
+			delete(m.sessions, p)
+		}
+	}
+	m.mu.Unlock()
+	for _, s := range idle {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, _ = m.KeepDownloads(ctx, s)
+		cancel()
+		_ = s.Session.Close()
+	}
+}
+
+// Shutdown closes every session and the driver.
+func (m *Manager) Shutdown() {
+	m.stopped.Do(func() { close(m.stop) })
+	m.mu.Lock()
+	all := m.sessions
+	m.sessions = map[string]*Session{}
+	m.mu.Unlock()
+	for _, s := range all {
+		_ = s.Session.Close()
+	}
+	if m.driver != nil {
+		_ = m.driver.Close()
+	}
+}
