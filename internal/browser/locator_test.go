@@ -1,0 +1,148 @@
+package browser
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+)
+
+func TestLocatorValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		loc  Locator
+		err  string // "" for valid
+	}{
+		{"css", Locator{CSS: "#a"}, ""},
+		{"xpath", Locator{XPath: "//a"}, ""},
+		{"text", Locator{Text: "Sign in"}, ""},
+		{"label", Locator{Label: "Email"}, ""},
+		{"role", Locator{Role: "button"}, ""},
+		{"role and name", Locator{Role: "button", Name: "Sign in", Nth: 2}, ""},
+		{"role any case", Locator{Role: "Button"}, ""},
+		{"within", Locator{Role: "button", Within: &Locator{CSS: "form"}}, ""},
+		{"empty", Locator{}, "a locator needs exactly one of css, xpath, text, label or role (name goes with role; nth and within are optional); none was given"},
+		{"blank", Locator{Text: "  "}, "none was given"},
+		{"two", Locator{CSS: "a", Text: "b"}, "got css and text"},
+		{"name alone", Locator{Name: "x"}, "name was given without role"},
+		{"name with css", Locator{CSS: "a", Name: "x"}, "name goes with role only; css was given with name"},
+		{"bad role", Locator{Role: "buton"}, `unknown role "buton"; roles include button, link, textbox`},
+		{"negative nth", Locator{CSS: "a", Nth: -1}, "nth is 1-based"},
+		{"bad within", Locator{CSS: "a", Within: &Locator{}}, "within: a locator needs exactly one"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.loc.Validate()
+			if tc.err == "" {
+				assert.NilError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, tc.err)
+		})
+	}
+	deep := Locator{CSS: "a"}
+	for i := 0; i < 7; i++ {
+		w := deep
+		deep = Locator{CSS: "b", Within: &w}
+	}
+	assert.ErrorContains(t, deep.Validate(), "nested more than 5 deep")
+}
+
+func TestLocatorStringRoundTrip(t *testing.T) {
+	tests := []struct {
+		loc  Locator
+		want string
+	}{
+		{Locator{CSS: "#email"}, `css:#email`},
+		{Locator{CSS: "form > button.primary"}, `css:"form > button.primary"`},
+		{Locator{CSS: "tr:nth-of-type(2)"}, `css:"tr:nth-of-type(2)"`},
+		{Locator{XPath: "(//a)[2]"}, `xpath:"(//a)[2]"`},
+		{Locator{Text: `Say "hi"`}, `text:"Say \"hi\""`},
+		{Locator{Label: "E-mail"}, `label:"E-mail"`},
+		{Locator{Role: "button", Name: "Sign in", Nth: 3}, `role:button name:"Sign in" nth:3`},
+		{Locator{Role: "button", Name: "Edit", Within: &Locator{Role: "row", Name: "Ada", Within: &Locator{CSS: "#users"}}},
+			`role:button name:"Edit" within:(role:row name:"Ada" within:(css:#users))`},
+		{Locator{Text: "ünïcødé ✓"}, `text:"ünïcødé ✓"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			assert.Equal(t, tc.loc.String(), tc.want)
+			got, err := ParseLocator(tc.want)
+			assert.NilError(t, err)
+			assert.DeepEqual(t, got, tc.loc)
+		})
+	}
+	// JSON-style escapes, as the outline script writes them, parse too.
+	got, err := ParseLocator(`text:"tab\u0009here"`)
+	assert.NilError(t, err)
+	assert.Equal(t, got.Text, "tab\there")
+
+	for _, bad := range []string{`css:`, `text:"open`, `role:button name:"x" name:"y"`, `nth:0 css:a`,
+		`role:button within:css:a`, `role:button within:(css:a`, `css:a junk`, `nth:1..3 css:a`} {
+		_, err := ParseLocator(bad)
+		assert.Assert(t, err != nil, "ParseLocator(%q) should fail", bad)
+	}
+}
+
+func TestLocatorJSON(t *testing.T) {
+	var l Locator
+	err := json.Unmarshal([]byte(`{"role":"button","name":"Edit","nth":2,"within":{"css":"#users"}}`), &l)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, l, Locator{Role: "button", Name: "Edit", Nth: 2, Within: &Locator{CSS: "#users"}})
+	b, err := json.Marshal(Locator{Label: "Email"})
+	assert.NilError(t, err)
+	assert.Equal(t, string(b), `{"label":"Email"}`)
+}
+
+func TestParseKey(t *testing.T) {
+	tests := []struct {
+		key  string
+		mods int
+		code string
+	}{
+		{"Enter", 0, "\ue007"},
+		{"enter", 0, "\ue007"},
+		{"ArrowDown", 0, "\ue015"},
+		{"a", 0, "a"},
+		{"+", 0, "+"},
+		{"Control+a", 1, "a"},
+		{"Ctrl+Shift+K", 2, "K"},
+		{"Shift+Tab", 1, "\ue004"},
+		{"Control++", 1, "+"},
+	}
+	for _, tc := range tests {
+		mods, code, err := parseKey(tc.key)
+		assert.NilError(t, err, tc.key)
+		assert.Equal(t, len(mods), tc.mods, tc.key)
+		assert.Equal(t, code, tc.code, tc.key)
+	}
+	for _, bad := range []string{"", "Enterr", "Hyper+a", "Control+Nope"} {
+		_, _, err := parseKey(bad)
+		assert.ErrorContains(t, err, "unknown key")
+		assert.Assert(t, is.Contains(err.Error(), "Enter, Tab, Escape, Backspace, Delete, Space, ArrowUp"))
+	}
+	names := KeyNames()
+	assert.Assert(t, len(names) > 20)
+	assert.Equal(t, names[0], "Enter")
+	assert.Assert(t, strings.Contains(strings.Join(names, " "), "PageDown"))
+}
+
+func TestLocatorErrorMessages(t *testing.T) {
+	loc := Locator{Role: "button", Name: "Save"}
+	tests := []struct {
+		err  LocatorError
+		want string
+	}{
+		{LocatorError{Locator: loc}, `no element matches role:button name:"Save"; call outline to see the page's controls and their locators`},
+		{LocatorError{Locator: loc, Matched: 3}, `3 elements match role:button name:"Save"; add nth (1..3) or within`},
+		{LocatorError{Locator: loc, Matched: 2, Nth: 5}, `nth 5 is out of range: role:button name:"Save" matches 2 elements; use nth 1..2`},
+		{LocatorError{Locator: loc, Matched: 1, Hidden: true}, `role:button name:"Save" matches only hidden element`},
+		{LocatorError{Locator: Locator{CSS: "#f"}, Within: true}, `the within locator failed: no element matches css:#f`},
+		{LocatorError{Locator: Locator{CSS: "a[", Nth: 0}, Invalid: "invalid css selector"}, `css:a[: invalid css selector`},
+	}
+	for _, tc := range tests {
+		assert.Assert(t, is.Contains(tc.err.Error(), tc.want))
+	}
+}

@@ -1,0 +1,396 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tebeka/selenium"
+	"github.com/tebeka/selenium/chrome"
+)
+
+// SessionOptions configures NewSession.
+type SessionOptions struct {
+	// Browser is "chrome" (the default) or its alias "chromium".
+	Browser string
+	// Insecure makes the browser accept self-signed and otherwise
+	// untrusted TLS certificates (acceptInsecureCerts). It changes nothing
+	// else.
+	Insecure bool
+	// Window is the window size; 1280x800 when zero.
+	Window Window
+	// DownloadDir is where a local browser saves downloads. When empty, a
+	// temporary directory is used and removed with the session. Ignored on
+	// a remote endpoint, which keeps downloads itself.
+	DownloadDir string
+}
+
+// Window is a browser window size in CSS pixels.
+type Window struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// DefaultWindow is the window size of a session unless one is given.
+var DefaultWindow = Window{Width: 1280, Height: 800}
+
+// chromiumFlags are given to every Chromium. The host resolver rule keeps
+// Chromium from making name lookups of its own (it makes dozens otherwise);
+// only pages that are asked for are loaded.
+var chromiumFlags = []string{
+	"--headless=new",
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-dev-shm-usage",
+	"--no-first-run",
+	"--no-default-browser-check",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-quic",
+	"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+}
+
+// Session is one browser with its own fresh profile. Its methods are safe
+// for concurrent use; WebDriver commands are sent one at a time.
+type Session struct {
+	d       *Driver
+	wd      selenium.WebDriver
+	id      string
+	browser string
+	window  Window
+
+	tmpDir      string // local: removed on Close
+	downloadDir string // local: where downloads land
+
+	mu     sync.Mutex
+	gone   atomic.Bool
+	closed bool
+}
+
+// NewSession opens a browser session on the Driver.
+func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, error) {
+	browser := strings.ToLower(strings.TrimSpace(o.Browser))
+	switch browser {
+	case "", "chrome", "chromium":
+		browser = "chrome"
+	default:
+		return nil, fmt.Errorf("browser: unsupported browser %q; use chrome (alias chromium)", o.Browser)
+	}
+	win := o.Window
+	if win.Width <= 0 || win.Height <= 0 {
+		win = DefaultWindow
+	}
+	if win.Width > 8192 || win.Height > 8192 {
+		return nil, errors.New("browser: the window can be at most 8192x8192")
+	}
+	d.mu.Lock()
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return nil, errors.New("browser: the driver is closed")
+	}
+
+	s := &Session{d: d, browser: browser, window: win}
+	args := append([]string(nil), chromiumFlags...)
+	args = append(args, fmt.Sprintf("--window-size=%d,%d", win.Width, win.Height))
+	caps := selenium.Capabilities{
+		"browserName": "chrome",
+		"timeouts":    map[string]int{"implicit": 0, "pageLoad": 30000, "script": 30000},
+	}
+	if o.Insecure {
+		caps["acceptInsecureCerts"] = true
+	}
+	cc := chrome.Capabilities{W3C: true}
+	if d.remote {
+		caps["se:downloadsEnabled"] = true
+	} else {
+		tmp, err := os.MkdirTemp("", "selenium-flow-session-*")
+		if err != nil {
+			return nil, errors.New("browser: cannot create the session's temporary directory")
+		}
+		s.tmpDir = tmp
+		profile := filepath.Join(tmp, "profile")
+		s.downloadDir = o.DownloadDir
+		if s.downloadDir == "" {
+			s.downloadDir = filepath.Join(tmp, "downloads")
+		}
+		for _, dir := range []string{profile, s.downloadDir} {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				s.removeTemp()
+				return nil, errors.New("browser: cannot create the session's profile or download directory")
+			}
+		}
+		args = append(args, "--user-data-dir="+profile)
+		cc.Path = d.chrome
+		cc.Prefs = map[string]interface{}{
+			"download.default_directory":   s.downloadDir,
+			"download.prompt_for_download": false,
+			"download.directory_upgrade":   true,
+			"safebrowsing.enabled":         false,
+		}
+	}
+	cc.Args = args
+	caps.AddChrome(cc)
+
+	type result struct {
+		wd  selenium.WebDriver
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		wd, err := selenium.NewRemote(caps, d.base)
+		ch <- result{wd, err}
+	}()
+	var r result
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+		go func() { // quit the session if it arrives after all
+			if r := <-ch; r.err == nil && r.wd != nil {
+				r.wd.Quit()
+			}
+		}()
+		s.removeTemp()
+		return nil, fmt.Errorf("browser: open session: %w", ctx.Err())
+	}
+	if r.err != nil {
+		s.removeTemp()
+		return nil, fmt.Errorf("browser: open session: %w", sessionErr(r.err))
+	}
+	if r.wd == nil || r.wd.SessionID() == "" {
+		// A Grid can answer "session not created" with no error at all.
+		s.removeTemp()
+		return nil, errors.New("browser: open session: the browser could not be started (session not created)")
+	}
+	s.wd, s.id = r.wd, r.wd.SessionID()
+	if err := d.add(s); err != nil {
+		s.wd.Quit()
+		s.removeTemp()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sessionErr cleans an error of session creation.
+func sessionErr(err error) error {
+	var se *selenium.Error
+	if errors.As(err, &se) {
+		if se.Err == "session not created" || strings.Contains(strings.ToLower(se.Message), "could not start a new session") {
+			return sessionNotCreated(strings.ToLower(se.Message))
+		}
+	}
+	if c := clean(err); errors.Is(c, ErrSessionGone) {
+		return errors.New("the WebDriver endpoint did not answer")
+	} else {
+		return c
+	}
+}
+
+// ID returns the WebDriver session id.
+func (s *Session) ID() string { return s.id }
+
+// Browser returns the browser name, "chrome".
+func (s *Session) Browser() string { return s.browser }
+
+// Window returns the window size the session was opened with.
+func (s *Session) Window() Window { return s.window }
+
+// Remote reports whether the session runs on a remote endpoint (a Grid).
+func (s *Session) Remote() bool { return s.d.remote }
+
+// WebDriver returns the underlying client, for benchmarks that compare a raw
+// call with the wrapped one. Errors it returns are not cleaned.
+func (s *Session) WebDriver() selenium.WebDriver { return s.wd }
+
+// Close ends the session and removes its temporary profile and downloads.
+// Closing a session whose driver has gone is not an error.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if !s.gone.Load() {
+		s.wd.Quit()
+	}
+	s.gone.Store(true)
+	s.removeTemp()
+	s.d.remove(s)
+	return nil
+}
+
+func (s *Session) removeTemp() {
+	if s.tmpDir != "" {
+		os.RemoveAll(s.tmpDir)
+	}
+}
+
+// begin takes the session lock for one operation and reports an ended
+// session at once. The caller must call s.mu.Unlock.
+func (s *Session) begin() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errors.New("the browser session is closed; open a new session with open_session")
+	}
+	if s.gone.Load() {
+		s.mu.Unlock()
+		return ErrSessionGone
+	}
+	return nil
+}
+
+// fail cleans err and wraps it with the operation's name. It marks the
+// session as gone when the driver has gone.
+func (s *Session) fail(op string, err error) error {
+	c := clean(err)
+	if errors.Is(c, ErrSessionGone) {
+		s.gone.Store(true)
+	}
+	if op == "" {
+		return c
+	}
+	return fmt.Errorf("%s: %w", op, c)
+}
+
+// ---- injected script -------------------------------------------------------
+
+//go:embed page.js
+var pageJS string
+
+var fullScript = pageJS + "\nreturn run(arguments[0], arguments[1], arguments[2]);"
+
+// script runs an operation of page.js and decodes its JSON result into out.
+// el, when not nil, is passed as the third argument.
+func (s *Session) script(op string, args any, el selenium.WebElement, out any) error {
+	a := []interface{}{op, args}
+	if el != nil {
+		a = append(a, el)
+	}
+	raw, err := s.wd.ExecuteScriptRaw(fullScript, a)
+	if err != nil {
+		return err
+	}
+	var reply struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &reply); err != nil {
+		return errors.New("unexpected script reply")
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(reply.Value, out); err != nil {
+		return errors.New("unexpected script reply")
+	}
+	return nil
+}
+
+// element decodes a web element reference returned inside a script result.
+func (s *Session) element(ref json.RawMessage) (selenium.WebElement, error) {
+	if len(ref) == 0 || string(ref) == "null" {
+		return nil, errors.New("unexpected script reply")
+	}
+	return s.wd.DecodeElement([]byte(`{"value":` + string(ref) + `}`))
+}
+
+type locFailure struct {
+	OK     bool            `json:"ok"`
+	El     json.RawMessage `json:"el"`
+	Depth  int             `json:"depth"`
+	N      int             `json:"n"`
+	Nth    int             `json:"nth"`
+	Hidden bool            `json:"hidden"`
+	Msg    string          `json:"msg"`
+}
+
+func (f locFailure) err(l Locator) error {
+	e := &LocatorError{
+		Locator: locatorAt(l, f.Depth),
+		Matched: f.N,
+		Nth:     f.Nth,
+		Hidden:  f.Hidden,
+		Within:  f.Depth > 0,
+		Invalid: f.Msg,
+	}
+	return e
+}
+
+// resolve finds the one element l addresses. The caller holds the lock.
+func (s *Session) resolve(l Locator, allowHidden bool) (selenium.WebElement, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	var r locFailure
+	err := s.script("resolve", map[string]any{"loc": l, "allowHidden": allowHidden}, nil, &r)
+	if err != nil {
+		return nil, err
+	}
+	if !r.OK {
+		return nil, r.err(l)
+	}
+	return s.element(r.El)
+}
+
+// ---- raw endpoint calls ----------------------------------------------------
+
+// raw sends a command the WebDriver client lacks and returns the "value"
+// of the reply.
+func (s *Session) raw(ctx context.Context, method, path string, body any) (json.RawMessage, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, s.d.base+"/session/"+s.id+path, rd)
+	if err != nil {
+		return nil, errors.New("cannot build the request")
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	resp, err := selenium.HTTPClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 512<<20))
+	if err != nil {
+		return nil, err
+	}
+	var reply struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(data, &reply); err != nil {
+		if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed {
+			return nil, &selenium.Error{Err: "unknown command", HTTPCode: resp.StatusCode}
+		}
+		return nil, errors.New("HTTP " + strconv.Itoa(resp.StatusCode))
+	}
+	var werr selenium.Error
+	if json.Unmarshal(reply.Value, &werr) == nil && werr.Err != "" {
+		werr.HTTPCode = resp.StatusCode
+		return nil, &werr
+	}
+	if resp.StatusCode >= 400 {
+		return nil, &selenium.Error{Err: "unknown error", HTTPCode: resp.StatusCode}
+	}
+	return reply.Value, nil
+}
