@@ -17,8 +17,9 @@ import (
 // TestEveryToolHasAShape: every tool the server can offer was declared with
 // a shape, and carries exactly that shape's annotations.
 func TestEveryToolHasAShape(t *testing.T) {
-	srv, err := server.New(server.Config{})
+	srv, err := server.New(server.Config{DataDir: t.TempDir()})
 	assert.NilError(t, err)
+	t.Cleanup(srv.Close)
 	all := srv.Tools()
 	assert.Assert(t, len(all) > 0)
 	for _, tl := range all {
