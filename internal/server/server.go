@@ -236,7 +236,8 @@ func Instructions(c client.Caller) string {
 
 // HTTPHandler serves Streamable HTTP at /mcp. Each request's ?resources=
 // query or X-MCP-Resources header is read into its context; a value that is
-// neither on, off nor auto is refused before the MCP layer sees it.
+// neither on, off nor auto is refused before the MCP layer sees it. The
+// read API (GET /resources/{uri}, /openapi.json; readapi.go) shares the mux.
 func (s *Server) HTTPHandler() http.Handler {
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
@@ -249,7 +250,8 @@ func (s *Server) HTTPHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkSetting(stream))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
-	return s.cfg.Tokens.Middleware(mux)
+	s.mountReadAPI(mux)
+	return s.cfg.Tokens.Middleware(keepURIPaths(mux))
 }
 
 func checkSetting(next http.Handler) http.Handler {

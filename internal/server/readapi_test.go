@@ -1,0 +1,194 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/server"
+	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/resources"
+)
+
+// noRedirects is a client that reports a redirect instead of following it,
+// so a cleaned "//" shows up as a failure.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+func get(t *testing.T, rawURL string, header http.Header) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
+	assert.NilError(t, err)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	res, err := noRedirects.Do(req)
+	assert.NilError(t, err)
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	assert.NilError(t, err)
+	return res, string(body)
+}
+
+// TestReadAPIServesMCPBytes: GET /resources/{uri} answers the bytes an MCP
+// client reads over HTTP from the same running server, with the
+// resource's type, for the URI as it is and percent-encoded.
+func TestReadAPIServesMCPBytes(t *testing.T) {
+	srv := servertest.StartHTTP(t, nil, nil)
+	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
+	for _, tc := range []struct{ uri, typ string }{
+		{"knowledge://index", "application/json"},
+		{"knowledge://documents/flow-format", "text/markdown; charset=utf-8"},
+		{"skill://selenium-flow/SKILL.md", "text/markdown; charset=utf-8"},
+		{"skill://selenium-flow/references/base.md", "text/markdown; charset=utf-8"},
+		{"flow://schema", "application/schema+json"},
+	} {
+		t.Run(tc.uri, func(t *testing.T) {
+			want := readText(t, c, tc.uri)
+			for _, path := range []string{tc.uri, url.PathEscape(tc.uri)} {
+				res, body := get(t, srv.Base+server.ReadPrefix+path, nil)
+				assert.Equal(t, res.StatusCode, http.StatusOK, "GET %s: %s", path, body)
+				assert.Check(t, body == want, "GET %s differs from resources/read", path)
+				assert.Check(t, is.Equal(res.Header.Get("Content-Type"), tc.typ))
+			}
+		})
+	}
+}
+
+// TestReadAPIRefusals: a URI the table does not serve is 404 with the
+// table's own sentence; other methods are refused.
+func TestReadAPIRefusals(t *testing.T) {
+	srv := servertest.StartHTTP(t, nil, nil)
+	same, err := server.New(server.Config{DataDir: t.TempDir()})
+	assert.NilError(t, err)
+	for _, uri := range []string{"knowledge://nope", "knowledge://documents/nope", "nope"} {
+		t.Run(uri, func(t *testing.T) {
+			_, want := same.Table().Read(context.Background(), uri)
+			assert.Assert(t, resources.IsNotFound(want))
+			res, body := get(t, srv.Base+server.ReadPrefix+uri, nil)
+			assert.Equal(t, res.StatusCode, http.StatusNotFound)
+			assert.Check(t, is.Equal(strings.TrimSpace(body), want.Error()))
+		})
+	}
+	res, err := http.Post(srv.Base+server.ReadPrefix+"knowledge://index", "text/plain", nil)
+	assert.NilError(t, err)
+	res.Body.Close()
+	assert.Check(t, is.Equal(res.StatusCode, http.StatusMethodNotAllowed))
+}
+
+// TestReadAPIAuth: the read API sits behind the MCP endpoint's tokens.
+func TestReadAPIAuth(t *testing.T) {
+	const token = "read-api-test-token-0123456789"
+	srv := servertest.StartHTTP(t, []string{"--token", token}, nil)
+	res, body := get(t, srv.Base+server.ReadPrefix+"knowledge://index", nil)
+	assert.Equal(t, res.StatusCode, http.StatusUnauthorized, body)
+	assert.Check(t, is.Contains(body, "Authorization: Bearer"))
+	res, body = get(t, srv.Base+server.OpenAPIPath, nil)
+	assert.Equal(t, res.StatusCode, http.StatusUnauthorized, body)
+
+	bearer := http.Header{"Authorization": {"Bearer " + token}}
+	res, body = get(t, srv.Base+server.ReadPrefix+"knowledge://index", bearer)
+	assert.Equal(t, res.StatusCode, http.StatusOK, body)
+	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{Headers: map[string]string{"Authorization": "Bearer " + token}})
+	assert.Check(t, body == readText(t, c, "knowledge://index"))
+}
+
+// TestReadAPIHidden: an entry only app hosts draw is not served over the
+// read API, with the sentence of a URI that does not exist.
+func TestReadAPIHidden(t *testing.T) {
+	srv, err := server.New(server.Config{DataDir: t.TempDir()})
+	assert.NilError(t, err)
+	const ui = "ui://selenium-flow/component"
+	if _, ok := srv.Table().Lookup(ui); !ok {
+		srv.Table().Bind("ui.shell", func(context.Context, string, map[string]string) (resources.Content, error) {
+			return resources.Content{Text: "<html></html>"}, nil
+		})
+	}
+	e, ok := srv.Table().Lookup(ui)
+	assert.Assert(t, ok && e.Hidden, "%s is not a hidden entry of the table", ui)
+	hs := httptest.NewServer(srv.HTTPHandler())
+	defer hs.Close()
+	res, body := get(t, hs.URL+server.ReadPrefix+ui, nil)
+	assert.Equal(t, res.StatusCode, http.StatusNotFound, body)
+	assert.Check(t, is.Contains(body, "no resource at "+ui+". "))
+	assert.Check(t, is.Contains(body, "knowledge://index"))
+	assert.Check(t, !strings.Contains(body, "<html>"))
+
+	doc, err := srv.OpenAPI()
+	assert.NilError(t, err)
+	assert.Check(t, !strings.Contains(string(doc), "ui://"), "the OpenAPI document names the hidden entry")
+}
+
+// TestOpenAPI: /openapi.json is an OpenAPI 3.1 document with a read path
+// for every resource and template the server lists, each naming its URI.
+func TestOpenAPI(t *testing.T) {
+	srv := servertest.StartHTTP(t, nil, nil)
+	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
+	res, body := get(t, srv.Base+server.OpenAPIPath, nil)
+	assert.Equal(t, res.StatusCode, http.StatusOK, body)
+	assert.Check(t, is.Equal(res.Header.Get("Content-Type"), "application/json"))
+
+	var doc struct {
+		OpenAPI string `json:"openapi"`
+		Info    struct {
+			Title, Version string
+		} `json:"info"`
+		Paths map[string]struct {
+			Parameters []struct {
+				Name, In string
+				Required bool
+			} `json:"parameters"`
+			Get *struct {
+				OperationID string `json:"operationId"`
+				Resource    string `json:"x-mcp-resource"`
+			} `json:"get"`
+		} `json:"paths"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(body), &doc))
+	assert.Equal(t, doc.OpenAPI, "3.1.0")
+	assert.Check(t, doc.Info.Title != "" && doc.Info.Version != "")
+
+	var want []string
+	for _, r := range listResources(t, c) {
+		want = append(want, r.URI)
+	}
+	for _, tm := range listTemplates(t, c) {
+		want = append(want, tm.URITemplate.Raw())
+	}
+	seen, ids := map[string]bool{}, map[string]bool{}
+	for p, item := range doc.Paths {
+		assert.Assert(t, item.Get != nil, "%s has no GET", p)
+		if p == server.OpenAPIPath {
+			continue
+		}
+		uri, ok := strings.CutPrefix(p, server.ReadPrefix)
+		assert.Assert(t, ok, "%s is not a read path", p)
+		assert.Check(t, is.Equal(item.Get.Resource, uri), "%s names another resource", p)
+		assert.Check(t, !ids[item.Get.OperationID], "operationId %s twice", item.Get.OperationID)
+		ids[item.Get.OperationID] = true
+		for _, prm := range item.Parameters {
+			assert.Check(t, prm.In == "path" && prm.Required && strings.Contains(uri, "{"+prm.Name+"}"), "%s: parameter %s", p, prm.Name)
+		}
+		seen[uri] = true
+	}
+	for _, uri := range want {
+		assert.Check(t, seen[uri], "the OpenAPI document has no read path for %s", uri)
+	}
+	assert.Check(t, is.Len(seen, len(want)), "the document has paths the server does not list")
+
+	// Every concrete embedded resource's path answers.
+	for _, r := range listResources(t, c) {
+		if !strings.HasPrefix(r.URI, "knowledge://") && !strings.HasPrefix(r.URI, "skill://") {
+			continue
+		}
+		res, body := get(t, srv.Base+server.ReadPrefix+r.URI, nil)
+		assert.Check(t, is.Equal(res.StatusCode, http.StatusOK), "%s: %s", r.URI, body)
+	}
+}
