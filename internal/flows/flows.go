@@ -1,0 +1,450 @@
+// Package flows stores saved, parameterised browser flows per caller and
+// replays them. A flow is the sequence of page-tool calls an agent worked
+// out once; the server runs it again on its own, step by step, through the
+// same tool handlers a client would call.
+package flows
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Flow is a flow document, in the shape of flow://schema.
+type Flow struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Shared      bool    `json:"shared,omitempty"`
+	Parameters  []Param `json:"parameters,omitempty"`
+	Steps       []Step  `json:"steps"`
+}
+
+// Param is one parameter a caller passes to run_flow.
+type Param struct {
+	Name        string `json:"name"`
+	Type        string `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
+	Default     any    `json:"default,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// Step is one page-tool call.
+type Step struct {
+	Tool    string         `json:"tool"`
+	Args    map[string]any `json:"args,omitempty"`
+	ID      string         `json:"id,omitempty"`
+	Note    string         `json:"note,omitempty"`
+	OnError string         `json:"onError,omitempty"`
+}
+
+// Label names a step in reports: "step 3 (login)".
+func (f Flow) Label(i int) string {
+	if id := f.Steps[i].ID; id != "" {
+		return fmt.Sprintf("step %d (%s)", i+1, id)
+	}
+	return fmt.Sprintf("step %d (%s)", i+1, f.Steps[i].Tool)
+}
+
+// Summary is a flow as flow://flows lists it.
+type Summary struct {
+	Name        string       `json:"name"`
+	URI         string       `json:"uri"`
+	Description string       `json:"description,omitempty"`
+	Parameters  []ParamBrief `json:"parameters"`
+	Steps       int          `json:"steps"`
+	Shared      bool         `json:"shared"`
+	Owner       string       `json:"owner"`
+}
+
+// ParamBrief is a parameter as the flow list shows it.
+type ParamBrief struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Required bool   `json:"required,omitempty"`
+}
+
+// URI is a flow's resource URI.
+func URI(name string) string { return "flow://flows/" + name }
+
+// Store keeps flows under root, one folder per principal, one JSON file
+// per flow, each written atomically.
+type Store struct {
+	root   string
+	schema *jsonschema.Schema
+	mu     sync.RWMutex
+}
+
+// Open returns the store rooted at root; schema is the flow://schema document.
+func Open(root string, schema []byte) (*Store, error) {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, fmt.Errorf("flows: the data folder cannot hold flows: %w", errors.Unwrap(err))
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("flows: the flow schema is not JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("flow://schema", doc); err != nil {
+		return nil, fmt.Errorf("flows: %w", err)
+	}
+	sch, err := c.Compile("flow://schema")
+	if err != nil {
+		return nil, fmt.Errorf("flows: the flow schema does not compile: %w", err)
+	}
+	return &Store{root: root, schema: sch}, nil
+}
+
+// InvalidError is a flow document refused by the schema or by the checks
+// the schema cannot express, each problem at its JSON path.
+type InvalidError struct {
+	Problems []string
+}
+
+func (e *InvalidError) Error() string {
+	return "The flow document is not valid: " + strings.Join(e.Problems, "; ") + ". Fix those and call save_flow again; flow://schema is the full shape."
+}
+
+var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// Parse validates a document against the schema and the rules it cannot
+// say: parameter names unique, every {{placeholder}} a declared parameter,
+// step ids unique.
+func (s *Store) Parse(doc []byte) (Flow, error) {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return Flow{}, &InvalidError{Problems: []string{"it is not JSON (" + err.Error() + ")"}}
+	}
+	if err := s.schema.Validate(v); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return Flow{}, err
+		}
+		return Flow{}, &InvalidError{Problems: leafProblems(ve)}
+	}
+	var f Flow
+	if err := json.Unmarshal(doc, &f); err != nil {
+		return Flow{}, &InvalidError{Problems: []string{err.Error()}}
+	}
+	var probs []string
+	declared := map[string]bool{}
+	for i, p := range f.Parameters {
+		if declared[p.Name] {
+			probs = append(probs, fmt.Sprintf("at /parameters/%d/name: %q is declared twice", i, p.Name))
+		}
+		declared[p.Name] = true
+	}
+	ids := map[string]bool{}
+	for i, st := range f.Steps {
+		if st.ID != "" {
+			if ids[st.ID] {
+				probs = append(probs, fmt.Sprintf("at /steps/%d/id: %q is used by an earlier step; ids must be unique", i, st.ID))
+			}
+			ids[st.ID] = true
+		}
+		walkStrings(st.Args, func(str string) {
+			for _, m := range placeholder.FindAllStringSubmatch(str, -1) {
+				if !declared[m[1]] {
+					probs = append(probs, fmt.Sprintf("at /steps/%d/args: {{%s}} is not a declared parameter (declared: %s)", i, m[1], orNone(slices.Sorted(keys(declared)))))
+				}
+			}
+		})
+	}
+	if len(probs) > 0 {
+		return Flow{}, &InvalidError{Problems: probs}
+	}
+	return f, nil
+}
+
+func leafProblems(ve *jsonschema.ValidationError) []string {
+	out := ve.BasicOutput()
+	var probs []string
+	for _, u := range out.Errors {
+		if u.Error == nil {
+			continue
+		}
+		msg := u.Error.String()
+		if strings.HasPrefix(msg, "validation failed") {
+			continue
+		}
+		loc := u.InstanceLocation
+		if loc == "" {
+			loc = "/"
+		}
+		p := "at " + loc + ": " + msg
+		if !slices.Contains(probs, p) {
+			probs = append(probs, p)
+		}
+	}
+	if len(probs) == 0 {
+		probs = []string{ve.Error()}
+	}
+	return probs
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func keys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// walkStrings calls f on every string inside v.
+func walkStrings(v any, f func(string)) {
+	switch x := v.(type) {
+	case string:
+		f(x)
+	case map[string]any:
+		for _, e := range x {
+			walkStrings(e, f)
+		}
+	case []any:
+		for _, e := range x {
+			walkStrings(e, f)
+		}
+	}
+}
+
+func (s *Store) dir(principal string) string { return filepath.Join(s.root, principal) }
+
+func (s *Store) file(principal, name string) string {
+	return filepath.Join(s.dir(principal), name+".json")
+}
+
+// Save stores a valid flow as the principal's, replacing one of the same
+// name. It reports whether the flow is new.
+func (s *Store) Save(principal string, f Flow) (created bool, err error) {
+	body, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := os.MkdirAll(s.dir(principal), 0o700); err != nil {
+		return false, fmt.Errorf("cannot store flows: %w", errors.Unwrap(err))
+	}
+	_, statErr := os.Stat(s.file(principal, f.Name))
+	if err := writeAtomic(s.file(principal, f.Name), append(body, '\n')); err != nil {
+		return false, err
+	}
+	return os.IsNotExist(statErr), nil
+}
+
+// writeAtomic writes a file so that a reader, or a crash, sees either the
+// old bytes or the new, never a mix: temp file, fsync, rename, fsync dir.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".flow-*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// ErrNotFound marks a flow that is neither the caller's nor shared.
+var ErrNotFound = errors.New("flow not found")
+
+// NotFoundError names the flows the caller can use instead.
+type NotFoundError struct {
+	Name      string
+	Available []string
+}
+
+func (e *NotFoundError) Error() string {
+	if len(e.Available) == 0 {
+		return fmt.Sprintf("You have no flow named %q, and no flows at all yet. Save one with save_flow (shape: flow://schema).", e.Name)
+	}
+	return fmt.Sprintf("You have no flow named %q. Your flows: %s (flow://flows lists them).", e.Name, strings.Join(e.Available, ", "))
+}
+
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+// Get returns the principal's flow, or another caller's shared flow of
+// that name, with its owner.
+func (s *Store) Get(principal, name string) (Flow, string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if f, err := s.read(principal, name); err == nil {
+		return f, principal, nil
+	}
+	for _, owner := range s.owners() {
+		if owner == principal {
+			continue
+		}
+		if f, err := s.read(owner, name); err == nil && f.Shared {
+			return f, owner, nil
+		}
+	}
+	return Flow{}, "", &NotFoundError{Name: name, Available: s.namesLocked(principal)}
+}
+
+func (s *Store) read(principal, name string) (Flow, error) {
+	if !validName(name) {
+		return Flow{}, ErrNotFound
+	}
+	b, err := os.ReadFile(s.file(principal, name))
+	if err != nil {
+		return Flow{}, ErrNotFound
+	}
+	var f Flow
+	if err := json.Unmarshal(b, &f); err != nil {
+		return Flow{}, fmt.Errorf("the stored flow %q is damaged: %v", name, err)
+	}
+	return f, nil
+}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+func validName(n string) bool { return nameRE.MatchString(n) && !strings.Contains(n, "..") }
+
+func (s *Store) owners() []string {
+	ents, _ := os.ReadDir(s.root)
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func (s *Store) own(principal string) []Flow {
+	ents, _ := os.ReadDir(s.dir(principal))
+	var out []Flow
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if f, err := s.read(principal, name); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// List returns the principal's flows and other callers' shared ones,
+// the caller's own first; a name the caller owns hides a shared one.
+func (s *Store) List(principal string) []Summary {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []Summary
+	seen := map[string]bool{}
+	for _, f := range s.own(principal) {
+		out = append(out, summarize(f, principal))
+		seen[f.Name] = true
+	}
+	for _, owner := range s.owners() {
+		if owner == principal {
+			continue
+		}
+		for _, f := range s.own(owner) {
+			if f.Shared && !seen[f.Name] {
+				out = append(out, summarize(f, owner))
+				seen[f.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// Names lists the flow names the principal can run.
+func (s *Store) Names(principal string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.namesLocked(principal)
+}
+
+func (s *Store) namesLocked(principal string) []string {
+	var out []string
+	for _, f := range s.own(principal) {
+		out = append(out, f.Name)
+	}
+	for _, owner := range s.owners() {
+		if owner == principal {
+			continue
+		}
+		for _, f := range s.own(owner) {
+			if f.Shared && !slices.Contains(out, f.Name) {
+				out = append(out, f.Name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func summarize(f Flow, owner string) Summary {
+	sm := Summary{Name: f.Name, URI: URI(f.Name), Description: f.Description, Steps: len(f.Steps), Shared: f.Shared, Owner: owner, Parameters: []ParamBrief{}}
+	for _, p := range f.Parameters {
+		t := p.Type
+		if t == "" {
+			t = "string"
+		}
+		sm.Parameters = append(sm.Parameters, ParamBrief{Name: p.Name, Type: t, Required: p.Required})
+	}
+	return sm
+}
+
+// Delete removes the principal's own flow. Another caller's shared flow is
+// refused: only its owner may delete it.
+func (s *Store) Delete(principal, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.read(principal, name); err == nil {
+		if err := os.Remove(s.file(principal, name)); err != nil {
+			return fmt.Errorf("cannot delete the flow: %w", errors.Unwrap(err))
+		}
+		return nil
+	}
+	for _, owner := range s.owners() {
+		if owner == principal {
+			continue
+		}
+		if f, err := s.read(owner, name); err == nil && f.Shared {
+			return fmt.Errorf("the flow %q is shared by %s; only its owner can delete or change it. Save a flow of your own under another name instead", name, owner)
+		}
+	}
+	return &NotFoundError{Name: name, Available: s.namesLocked(principal)}
+}
