@@ -181,14 +181,14 @@ func (s *Session) Select(loc Locator, option string) error {
 		return s.fail(op, err)
 	}
 	var r struct {
-		OK        bool     `json:"ok"`
-		NotSelect bool     `json:"notSelect"`
-		Kind      string   `json:"kind"`
-		Options   []string `json:"options"`
-		N         int      `json:"n"`
-		Disabled  bool     `json:"disabled"`
-		Multiple  bool     `json:"multiple"`
-		Selected  bool     `json:"selected"`
+		OK        bool            `json:"ok"`
+		NotSelect bool            `json:"notSelect"`
+		Kind      string          `json:"kind"`
+		Options   []string        `json:"options"`
+		N         int             `json:"n"`
+		Disabled  bool            `json:"disabled"`
+		Multiple  bool            `json:"multiple"`
+		Selected  bool            `json:"selected"`
 		El        json.RawMessage `json:"el"`
 	}
 	if err := s.script("option", map[string]any{"option": option}, el, &r); err != nil {

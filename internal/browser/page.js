@@ -131,7 +131,8 @@ const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'gridcel
 
 // textOf: the visible text of an element, or the names of its images.
 function textOf(el) {
-  let s = norm(el.innerText !== undefined ? el.innerText : el.textContent);
+  // innerText leaves out what is not rendered; hidden elements still have names.
+  let s = norm(el.innerText !== undefined && shown(el) ? el.innerText : el.textContent);
   if (!s) {
     const d = el.querySelector && el.querySelector('img[alt],[aria-label],svg title');
     if (d) s = norm(d.localName === 'img' ? d.getAttribute('alt') : d.localName === 'title' ? d.textContent : d.getAttribute('aria-label'));
