@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/base64"
 	"fmt"
 
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
@@ -10,3 +11,6 @@ import (
 func missing(arg, example string) error {
 	return refusal.New(fmt.Sprintf("The argument %q is required.", arg), "Pass "+example+".")
 }
+
+// encode is base64 for image content.
+func encode(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

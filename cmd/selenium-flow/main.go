@@ -22,6 +22,7 @@ func commands() []command {
 	return []command{
 		{"serve", "serve MCP on stdio (default) or Streamable HTTP", runServe},
 		{"install", "install the skills into a client's skills directory, or print its MCP config", runInstall},
+		{"eval", "ask a model tasks against this server and score its answers", runEval},
 		{"version", "print the version", runVersion},
 	}
 }

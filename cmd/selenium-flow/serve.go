@@ -60,6 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		DataDir:      os.Getenv("FLOW_DATA_DIR"),
 		SeleniumURL:  os.Getenv("SELENIUM_URL"),
 		IdleTimeout:  idle,
+		SecretsFile:  os.Getenv("FLOW_SECRETS"),
 	}
 	srv, err := server.New(cfg)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/client"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
@@ -53,6 +54,9 @@ type Config struct {
 	// IdleTimeout closes a caller's browser nobody used for this long
 	// (FLOW_IDLE_TIMEOUT); sessions.DefaultIdleTimeout when zero.
 	IdleTimeout time.Duration
+	// SecretsFile is the FLOW_SECRETS file of "principal name site value"
+	// lines; no secrets when empty.
+	SecretsFile string
 }
 
 // DefaultDataDir is the user's data directory for selenium-flow:
@@ -75,6 +79,7 @@ type Server struct {
 	mcp      *mcpserver.MCPServer
 	tools    []tools.Tool
 	files    *files.Store
+	secrets  *secrets.Store
 	sessions *sessions.Manager
 }
 
@@ -91,6 +96,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
 	}
+	sec, err := secrets.Load(cfg.SecretsFile)
+	if err != nil {
+		return nil, err
+	}
 	var driverOpts []browser.Option
 	if cfg.SeleniumURL != "" {
 		driverOpts = append(driverOpts, browser.WithSeleniumURL(cfg.SeleniumURL))
@@ -99,9 +108,11 @@ func New(cfg Config) (*Server, error) {
 		cfg:      cfg,
 		table:    resources.New(resources.WithExcludedTools(cfg.ExcludeTools...)),
 		files:    store,
+		secrets:  sec,
 		sessions: sessions.New(store, sessions.WithDriverOptions(driverOpts...), sessions.WithIdleTimeout(cfg.IdleTimeout)),
 	}
 	s.sessions.Bind(s.table)
+	s.secrets.Bind(s.table)
 	s.tools = s.collectTools()
 
 	hooks := &mcpserver.Hooks{}
@@ -138,6 +149,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) collectTools() []tools.Tool {
 	var all []tools.Tool
 	all = append(all, tools.Resources(s.table)...)
+	all = append(all, tools.Browser(s.sessions, s.secrets)...)
 	return slices.DeleteFunc(all, func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
 }
 

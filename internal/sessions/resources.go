@@ -45,7 +45,7 @@ type FileItem struct {
 // FolderItem is one folder of kept files.
 type FolderItem struct {
 	Name  string `json:"name"`
-	URI   string `json:"uri"`
+	URI   string `json:"uri,omitempty"` // for the folders that are resources
 	Count int    `json:"count"`
 }
 

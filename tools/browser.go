@@ -1,0 +1,614 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/callers"
+	"github.com/selenium-flow/selenium-flow/internal/files"
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
+)
+
+// Page names the tools a flow step may call: the page tools, which act on
+// the caller's open session.
+var Page = []string{"navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file"}
+
+// pageTools holds what the browser family needs.
+type pageTools struct {
+	sessions *sessions.Manager
+	secrets  *secrets.Store
+}
+
+// Browser returns the session and page tools.
+func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
+	p := &pageTools{sessions: m, secrets: sec}
+	onPage := Upsert.OnPage()
+	return []Tool{
+		New("open_session", "Open Browser Session", onPage,
+			"Open your browser session: headless Chromium with a fresh profile, optionally going straight to url. "+
+				"You have one session; every connection of yours shares it, and it closes after the idle timeout (session://current shows its state). "+
+				"If one is already open it is kept as it is, logins included; call close_session first for a fresh browser. "+
+				"insecure only accepts self-signed certificates; it changes nothing else. window is WIDTHxHEIGHT, e.g. 1280x800.",
+			p.open,
+			mcp.WithString("url", mcp.Description("page to load once the browser is open")),
+			mcp.WithString("browser", mcp.Description("chrome (default) or chromium"), mcp.Enum("chrome", "chromium")),
+			mcp.WithBoolean("insecure", mcp.Description("accept self-signed TLS certificates")),
+			mcp.WithString("window", mcp.Description("window size WIDTHxHEIGHT, default 1280x800")),
+		),
+		New("close_session", "Close Browser Session", Upsert,
+			"Close your browser session and its profile. Files the browser downloaded are kept first (session://files/downloads), and kept files outlive the session. "+
+				"Use it to start over with a fresh browser, cookies and logins gone; the next open_session starts clean. "+
+				"Closing when no session is open does nothing and says so. Sessions also close by themselves after the idle timeout shown in session://current.",
+			p.close,
+		),
+		New("navigate", "Navigate", onPage,
+			"Load a URL in your session, or go back, forward or refresh: pass exactly one of url, back, forward, refresh. "+
+				"It returns once the page has loaded, with its title and final URL (after redirects); call outline next to see its controls. "+
+				"For a page that keeps loading content after the load event, follow with wait_for. "+
+				"A URL without a scheme is refused rather than guessed.",
+			p.navigate,
+			mcp.WithString("url", mcp.Description("absolute http(s) URL to load")),
+			mcp.WithBoolean("back", mcp.Description("go back one page in history")),
+			mcp.WithBoolean("forward", mcp.Description("go forward one page in history")),
+			mcp.WithBoolean("refresh", mcp.Description("reload the current page")),
+		),
+		New("outline", "Outline Page", ReadOnly.OnPage(),
+			"A compact text outline of the current page: title and URL, headings, landmarks, forms and every visible interactive element, each with a locator that works as-is in click, write, select, wait_for and assert. "+
+				"Use it before acting and after anything changes the page; it costs a fraction of the HTML and, unlike a screenshot, gives locators. "+
+				"within scopes it to one region. Password and secret values never appear; long tables are summarised but every control in them stays addressable.",
+			p.outline,
+			locatorArg("within", false, "limit the outline to inside this element"),
+		),
+		New("click", "Click", Create.OnPage(),
+			"Click the one element a locator matches: a button, link, checkbox, tab or any clickable element. "+
+				"Copy the locator from outline. A locator matching several elements is refused with the count: add nth or within. "+
+				"It returns the page's title and URL afterwards, so a navigation shows up. "+
+				"A click that starts a download lands the file in session://files/downloads. Clicking is not idempotent: a second click submits twice.",
+			p.click,
+			locatorArg("locator", true, "the element to click"),
+		),
+		New("write", "Write Into Field", onPage,
+			"Type into a text field, textarea or contenteditable: text for ordinary values, or secret with the name of a secret (secret://secrets) for passwords and tokens. "+
+				"A secret's value is typed by the server and never appears in results, outlines, flows or logs; it is only typed on the site it is bound to. "+
+				"The field is cleared first unless append is true. Never put a password in text: use secret.",
+			p.write,
+			locatorArg("locator", true, "the field to type into"),
+			mcp.WithString("text", mcp.Description("the text to type; not for passwords")),
+			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text")),
+			mcp.WithBoolean("append", mcp.Description("keep the field's current value and type after it")),
+		),
+		New("press_key", "Press Key", Create.OnPage(),
+			"Press one key, or a chord such as Control+a, in the focused element of the page: Enter to submit a form, Tab to move focus, Escape to close a dialog, arrows to move in lists. "+
+				"Focus a field first with click or write. A key name outside the server's list is refused with the valid names. "+
+				"To type text use write, which is faster and clears the field.",
+			p.pressKey,
+			mcp.WithString("key", mcp.Required(), mcp.Description("key name such as Enter, Tab, Escape, ArrowDown, or a chord like Control+a")),
+		),
+		New("select", "Select Option", onPage,
+			"Choose an option of a <select> element by its visible text or its value. "+
+				"Use it instead of click for native drop-downs, which clicks cannot open in a headless browser. "+
+				"An option that does not exist is refused with the options there are. "+
+				"For custom drop-downs built from divs, click the trigger and then the option.",
+			p.selectOption,
+			locatorArg("locator", true, "the <select> element"),
+			mcp.WithString("option", mcp.Required(), mcp.Description("the option's visible text or value")),
+		),
+		New("wait_for", "Wait For", ReadOnly.OnPage(),
+			"Wait until the page shows something: an element matching locator, a URL containing url, or text anywhere visible; when several are given, all must hold. "+
+				"Use it after an action that loads content late, instead of sleeping. "+
+				"timeout is in seconds (default 10, at most 120). On timeout it says what was waited for and what the page showed at the end.",
+			p.waitFor,
+			locatorArg("locator", false, "an element that must become visible"),
+			mcp.WithString("url", mcp.Description("text the page URL must contain")),
+			mcp.WithString("text", mcp.Description("text that must appear on the page")),
+			mcp.WithNumber("timeout", mcp.Description("seconds to wait, default 10")),
+		),
+		New("assert", "Assert Page", ReadOnly.OnPage(),
+			"Check the page right now and fail with the actual values when it does not match: text present, url or title matching a regular expression, an element visible (locator), or exactly count elements matching locator. "+
+				"It is the check saved flows use to prove a step worked. "+
+				"It does not wait; use wait_for first for content that loads late. Every check given must hold.",
+			p.assert,
+			mcp.WithString("text", mcp.Description("text that must be on the page")),
+			mcp.WithString("url", mcp.Description("regular expression the URL must match")),
+			mcp.WithString("title", mcp.Description("regular expression the title must match")),
+			locatorArg("locator", false, "an element that must be visible, or be counted with count"),
+			mcp.WithNumber("count", mcp.Description("exactly this many visible elements must match locator")),
+		),
+		New("screenshot", "Take Screenshot", Create.OnPage(),
+			"Take a PNG screenshot of the viewport, the full page (full_page) or one element (locator). "+
+				"You see the image, and it is kept as a file in session://files/screenshots under filename (a free name is picked when taken). "+
+				"Prefer outline for finding controls: a screenshot shows layout but gives no locators and costs far more tokens. "+
+				"Typed passwords show as dots, but other typed text is visible.",
+			p.screenshot,
+			locatorArg("locator", false, "capture only this element"),
+			mcp.WithBoolean("full_page", mcp.Description("capture the whole scrollable page")),
+			mcp.WithString("filename", mcp.Description("name for the kept file, e.g. checkout.png")),
+		),
+		New("print", "Print Page", Create.OnPage(),
+			"Keep the current page as a file: format pdf prints it to a real PDF (landscape and background options), format html saves its current HTML, after scripts ran. "+
+				"The file lands in session://files under a free name and the result gives its session://files/{name} URI and size; the content itself is not returned. "+
+				"Use screenshot to see the page; use print for a document to keep or hand on.",
+			p.print,
+			mcp.WithString("format", mcp.Required(), mcp.Enum("pdf", "html"), mcp.Description("pdf or html")),
+			mcp.WithBoolean("landscape", mcp.Description("PDF in landscape orientation")),
+			mcp.WithBoolean("background", mcp.Description("PDF with background colours and images")),
+			mcp.WithString("filename", mcp.Description("name for the kept file")),
+		),
+		New("upload_file", "Upload Kept File", onPage,
+			"Put one of your kept files into an <input type=file> on the page, as if the person had picked it: kept is its name in session://files (a screenshot, print or download). "+
+				"The file never passes through the conversation. Submit the form afterwards with click. "+
+				"Works with a local browser; on a Selenium Grid it is refused. A missing name is refused with the files you have.",
+			p.upload,
+			locatorArg("locator", true, "the <input type=file>"),
+			mcp.WithString("kept", mcp.Required(), mcp.Description("name of a kept file, e.g. report.pdf or downloads/report.pdf")),
+		),
+	}
+}
+
+var locatorProps = map[string]any{
+	"css":    map[string]any{"type": "string", "description": "CSS selector"},
+	"xpath":  map[string]any{"type": "string", "description": "XPath expression"},
+	"text":   map[string]any{"type": "string", "description": "visible text the element contains"},
+	"label":  map[string]any{"type": "string", "description": "a form control's label, aria-label or placeholder"},
+	"role":   map[string]any{"type": "string", "description": "ARIA role such as button, link, textbox, checkbox"},
+	"name":   map[string]any{"type": "string", "description": "accessible name, with role"},
+	"nth":    map[string]any{"type": "integer", "minimum": 1, "description": "pick the nth match (1-based)"},
+	"within": map[string]any{"type": "object", "description": "a locator the element must be inside"},
+}
+
+// locatorArg declares a locator argument: an object with exactly one of
+// css, xpath, text, label, role, or the locator text outline prints.
+func locatorArg(name string, required bool, desc string) mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		if t.InputSchema.Properties == nil {
+			t.InputSchema.Properties = map[string]any{}
+		}
+		t.InputSchema.Properties[name] = map[string]any{
+			"description": desc + ": exactly one of css, xpath, text, label, role (+ name), with optional within and nth; or the locator text exactly as outline prints it",
+			"anyOf": []any{
+				map[string]any{"type": "object", "properties": locatorProps, "additionalProperties": false},
+				map[string]any{"type": "string"},
+			},
+		}
+		if required {
+			t.InputSchema.Required = append(t.InputSchema.Required, name)
+		}
+	}
+}
+
+// locatorFrom reads a locator argument: an object, or outline's text form.
+func locatorFrom(args map[string]any, name string) (*browser.Locator, error) {
+	v, ok := args[name]
+	if !ok || v == nil {
+		return nil, nil
+	}
+	var loc browser.Locator
+	switch x := v.(type) {
+	case string:
+		l, err := browser.ParseLocator(x)
+		if err != nil {
+			return nil, refusal.New(fmt.Sprintf("The %s %q is not a locator: %v.", name, x, err), `Pass an object such as {"label": "Email"} or {"role": "button", "name": "Sign in"}, or copy a locator from outline.`)
+		}
+		loc = l
+	default:
+		b, _ := json.Marshal(v)
+		if err := json.Unmarshal(b, &loc); err != nil {
+			return nil, refusal.New(fmt.Sprintf("The %s is not a locator object.", name), `Pass an object with exactly one of css, xpath, text, label, role, e.g. {"label": "Email"}.`)
+		}
+	}
+	if err := loc.Validate(); err != nil {
+		return nil, err
+	}
+	return &loc, nil
+}
+
+func requireLocator(args map[string]any, name string) (browser.Locator, error) {
+	loc, err := locatorFrom(args, name)
+	if err != nil {
+		return browser.Locator{}, err
+	}
+	if loc == nil {
+		return browser.Locator{}, missing(name, `a locator such as {"label": "Email"} or {"role": "button", "name": "Sign in"}; outline lists them`)
+	}
+	return *loc, nil
+}
+
+// session returns the caller's session for a page tool.
+func (p *pageTools) session(ctx context.Context) (*sessions.Session, error) {
+	return p.sessions.Get(callers.Principal(ctx))
+}
+
+// done reports an action with where the page is now; a dead driver drops
+// the session so the next open_session starts a fresh one.
+func (p *pageTools) done(ctx context.Context, s *sessions.Session, what string, err error) (*mcp.CallToolResult, error) {
+	if err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	title, _ := s.Title()
+	u, _ := s.CurrentURL()
+	return mcp.NewToolResultText(fmt.Sprintf("%s. The page is now %q at %s.", what, title, u)), nil
+}
+
+var windowRE = regexp.MustCompile(`^(\d{3,5})x(\d{3,5})$`)
+
+func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	opts := browser.SessionOptions{Browser: req.GetString("browser", ""), Insecure: req.GetBool("insecure", false)}
+	if w := req.GetString("window", ""); w != "" {
+		m := windowRE.FindStringSubmatch(w)
+		if m == nil {
+			return nil, refusal.New(fmt.Sprintf("window %q is not WIDTHxHEIGHT.", w), "Pass e.g. 1280x800 or 390x844.")
+		}
+		opts.Window.Width, _ = strconv.Atoi(m[1])
+		opts.Window.Height, _ = strconv.Atoi(m[2])
+	}
+	principal := callers.Principal(ctx)
+	s, reopened, err := p.sessions.Open(ctx, principal, opts)
+	if err != nil {
+		return nil, err
+	}
+	what := "Opened a new browser session"
+	if reopened {
+		what = "Your browser session was already open and is kept as it was (call close_session first for a fresh one)"
+	}
+	if u := req.GetString("url", ""); u != "" {
+		if err := s.Navigate(u); err != nil {
+			p.sessions.Gone(principal, err)
+			return nil, err
+		}
+	}
+	return p.done(ctx, s, what, nil)
+}
+
+func (p *pageTools) close(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	closed, err := p.sessions.Close(ctx, callers.Principal(ctx))
+	if err != nil {
+		return nil, err
+	}
+	if !closed {
+		return mcp.NewToolResultText("No browser session was open; nothing to close."), nil
+	}
+	return mcp.NewToolResultText("Closed your browser session. Kept files stay in session://files; open_session starts a fresh browser."), nil
+}
+
+func (p *pageTools) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	u := req.GetString("url", "")
+	back, fwd, refresh := req.GetBool("back", false), req.GetBool("forward", false), req.GetBool("refresh", false)
+	n := 0
+	for _, set := range []bool{u != "", back, fwd, refresh} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, refusal.New("navigate takes exactly one of url, back, forward or refresh.", `Pass e.g. {"url": "https://example.com/"} or {"back": true}.`)
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case back:
+		return p.done(ctx, s, "Went back", s.Back())
+	case fwd:
+		return p.done(ctx, s, "Went forward", s.Forward())
+	case refresh:
+		return p.done(ctx, s, "Reloaded", s.Refresh())
+	}
+	return p.done(ctx, s, "Loaded "+u, s.Navigate(u))
+}
+
+func (p *pageTools) outline(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	within, err := locatorFrom(req.GetArguments(), "within")
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	text, err := s.Outline(within)
+	if err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	return mcp.NewToolResultText(p.secrets.Redact(s.Principal, text)), nil
+}
+
+func (p *pageTools) click(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	loc, err := requireLocator(req.GetArguments(), "locator")
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return p.done(ctx, s, "Clicked "+loc.String(), s.Click(loc))
+}
+
+func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.GetArguments()
+	loc, err := requireLocator(args, "locator")
+	if err != nil {
+		return nil, err
+	}
+	text, hasText := args["text"].(string)
+	name, hasSecret := args["secret"].(string)
+	if hasText == hasSecret {
+		return nil, refusal.New("write takes exactly one of text or secret.", `Pass {"text": "..."} for ordinary values or {"secret": "name"} for a password; secret://secrets lists your secret names.`)
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	clear := !req.GetBool("append", false)
+	if hasSecret {
+		u, _ := s.CurrentURL()
+		value, err := p.secrets.Value(s.Principal, name, u)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Write(loc, value, clear); err != nil {
+			p.sessions.Gone(s.Principal, err)
+			return nil, refusal.New(p.secrets.Redact(s.Principal, refusal.Text(err)), "")
+		}
+		return mcp.NewToolResultText(fmt.Sprintf("Typed the secret %q into %s; its value is not shown.", name, loc.String())), nil
+	}
+	if err := s.Write(loc, text, clear); err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("Typed %d characters into %s.", len([]rune(text)), loc.String())), nil
+}
+
+func (p *pageTools) pressKey(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	key, err := req.RequireString("key")
+	if err != nil {
+		return nil, missing("key", "a key name such as Enter, Tab or Escape")
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return p.done(ctx, s, "Pressed "+key, s.PressKey(key))
+}
+
+func (p *pageTools) selectOption(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	loc, err := requireLocator(req.GetArguments(), "locator")
+	if err != nil {
+		return nil, err
+	}
+	opt, err := req.RequireString("option")
+	if err != nil {
+		return nil, missing("option", "the option's visible text or value")
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Select(loc, opt); err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("Selected %q in %s.", opt, loc.String())), nil
+}
+
+// MaxWait bounds wait_for's timeout.
+const MaxWait = 120 * time.Second
+
+func (p *pageTools) waitFor(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	loc, err := locatorFrom(req.GetArguments(), "locator")
+	if err != nil {
+		return nil, err
+	}
+	c := browser.Condition{Locator: loc, URLContains: req.GetString("url", ""), Text: req.GetString("text", "")}
+	if c.Locator == nil && c.URLContains == "" && c.Text == "" {
+		return nil, refusal.New("wait_for needs something to wait for.", `Pass locator, url or text, e.g. {"text": "Welcome"}.`)
+	}
+	timeout, err := seconds(req.GetArguments()["timeout"], 10*time.Second, MaxWait)
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.WaitFor(ctx, c, timeout); err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	return mcp.NewToolResultText("The page shows what was waited for."), nil
+}
+
+// seconds reads a timeout in seconds (a number, or a numeric string as a
+// flow parameter may give).
+func seconds(v any, def, most time.Duration) (time.Duration, error) {
+	var f float64
+	switch x := v.(type) {
+	case nil:
+		return def, nil
+	case float64:
+		f = x
+	case string:
+		var err error
+		if f, err = strconv.ParseFloat(x, 64); err != nil {
+			return 0, refusal.New(fmt.Sprintf("timeout %q is not a number of seconds.", x), "Pass e.g. 10.")
+		}
+	default:
+		return 0, refusal.New("timeout is not a number of seconds.", "Pass e.g. 10.")
+	}
+	d := time.Duration(f * float64(time.Second))
+	if d <= 0 || d > most {
+		return 0, refusal.New(fmt.Sprintf("timeout %v is outside 0–%d seconds.", f, int(most.Seconds())), "Pass e.g. 10.")
+	}
+	return d, nil
+}
+
+func (p *pageTools) assert(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.GetArguments()
+	loc, err := locatorFrom(args, "locator")
+	if err != nil {
+		return nil, err
+	}
+	a := browser.Assertion{TextPresent: req.GetString("text", ""), URLMatches: req.GetString("url", ""), TitleMatches: req.GetString("title", "")}
+	if cnt, ok := args["count"]; ok {
+		if loc == nil {
+			return nil, refusal.New("count needs a locator to count.", `Pass e.g. {"locator": {"css": "tr.order"}, "count": 3}.`)
+		}
+		n, ok := cnt.(float64)
+		if !ok || n < 0 || n != float64(int(n)) {
+			return nil, refusal.New("count is not a whole number.", "Pass e.g. 3.")
+		}
+		a.Count, a.Equals = loc, int(n)
+	} else if loc != nil {
+		a.Visible = loc
+	}
+	if a == (browser.Assertion{}) {
+		return nil, refusal.New("assert needs something to check.", `Pass text, url, title, locator, or locator with count, e.g. {"text": "Order placed"}.`)
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Assert(a); err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	return mcp.NewToolResultText("Every check holds."), nil
+}
+
+// keepName picks the kept file name: the caller's, with the extension the
+// format needs, or a timestamped one.
+func keepName(given, prefix, ext string) string {
+	if given == "" {
+		return prefix + "-" + time.Now().UTC().Format("20060102-150405") + ext
+	}
+	if !strings.EqualFold(path.Ext(given), ext) {
+		given += ext
+	}
+	return given
+}
+
+func (p *pageTools) keep(principal, folder, name string, data []byte) (files.File, error) {
+	box, err := p.sessions.Files(principal)
+	if err != nil {
+		return files.File{}, err
+	}
+	return box.Keep(folder, name, data)
+}
+
+func keptText(f files.File) string {
+	return fmt.Sprintf("Kept as %s (%s, %d bytes).", sessions.FileURI(f.Name), f.MimeType, f.Size)
+}
+
+func (p *pageTools) screenshot(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	loc, err := locatorFrom(req.GetArguments(), "locator")
+	if err != nil {
+		return nil, err
+	}
+	name := keepName(req.GetString("filename", ""), "screenshot", ".png")
+	if err := files.CheckName(name); err != nil {
+		return nil, err
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	png, err := s.Screenshot(loc, req.GetBool("full_page", false))
+	if err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	f, err := p.keep(s.Principal, files.Screenshots, name, png)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{
+		mcp.NewImageContent(encode(png), "image/png"),
+		mcp.NewTextContent(keptText(f)),
+	}}, nil
+}
+
+func (p *pageTools) print(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	format := req.GetString("format", "")
+	if format != "pdf" && format != "html" {
+		return nil, refusal.New(fmt.Sprintf("format %q is not one print makes.", format), `Pass "pdf" or "html".`)
+	}
+	name := keepName(req.GetString("filename", ""), "page", "."+format)
+	if err := files.CheckName(name); err != nil {
+		return nil, err
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	if format == "pdf" {
+		data, err = s.PrintPDF(browser.PrintOptions{Landscape: req.GetBool("landscape", false), Background: req.GetBool("background", false)})
+	} else {
+		var html string
+		html, err = s.PageHTML()
+		data = []byte(p.secrets.Redact(s.Principal, html))
+	}
+	if err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	f, err := p.keep(s.Principal, files.Prints, name, data)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultText(keptText(f) + " Read it with that URI or fetch it at " + sessions.FileLink(f.Name) + "."), nil
+}
+
+func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	loc, err := requireLocator(req.GetArguments(), "locator")
+	if err != nil {
+		return nil, err
+	}
+	kept, err := req.RequireString("kept")
+	if err != nil {
+		return nil, missing("kept", "the name of a kept file from session://files")
+	}
+	if folder, name, ok := strings.Cut(kept, "/"); ok && isFolder(folder) {
+		kept = name
+	}
+	s, err := p.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	box, err := p.sessions.Files(s.Principal)
+	if err != nil {
+		return nil, err
+	}
+	local, err := box.Path(kept)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Upload(loc, local); err != nil {
+		p.sessions.Gone(s.Principal, err)
+		return nil, err
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("Put %s into %s; submit the form to send it.", kept, loc.String())), nil
+}
+
+func isFolder(name string) bool {
+	for _, f := range files.Folders {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
