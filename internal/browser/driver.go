@@ -176,10 +176,14 @@ func (d *Driver) waitReady(ctx context.Context, exited <-chan struct{}) error {
 		}
 		if d.remote && err != nil && ctx.Err() == nil {
 			// A remote endpoint that answers "not ready" is worth waiting
-			// for; one that does not answer at all is reported at once.
+			// for; one that does not answer, or not as WebDriver, is
+			// reported at once.
 			var se *statusError
 			if !errors.As(err, &se) {
 				return errors.New("it did not answer")
+			}
+			if se.notWebDriver {
+				return errors.New("it does not answer as a WebDriver endpoint")
 			}
 		}
 		select {
@@ -195,9 +199,14 @@ func (d *Driver) waitReady(ctx context.Context, exited <-chan struct{}) error {
 	}
 }
 
-type statusError struct{}
+type statusError struct{ notWebDriver bool }
 
-func (*statusError) Error() string { return "not ready" }
+func (e *statusError) Error() string {
+	if e.notWebDriver {
+		return "not a WebDriver endpoint"
+	}
+	return "not ready"
+}
 
 func (d *Driver) status(ctx context.Context) (bool, error) {
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -212,12 +221,15 @@ func (d *Driver) status(ctx context.Context) (bool, error) {
 	}
 	defer resp.Body.Close()
 	var st struct {
-		Value struct {
-			Ready bool `json:"ready"`
+		Value *struct {
+			Ready *bool `json:"ready"`
 		} `json:"value"`
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err := json.Unmarshal(body, &st); err != nil || !st.Value.Ready {
+	if err := json.Unmarshal(body, &st); err != nil || st.Value == nil || st.Value.Ready == nil {
+		return false, &statusError{notWebDriver: true}
+	}
+	if !*st.Value.Ready {
 		return false, &statusError{}
 	}
 	return true, nil

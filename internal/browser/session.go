@@ -36,7 +36,8 @@ type SessionOptions struct {
 	DownloadDir string
 }
 
-// Window is a browser window size in CSS pixels.
+// Window is the size of a session's page viewport in CSS pixels (the
+// browser window is made larger by its own frame, if it has one).
 type Window struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
@@ -180,7 +181,34 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 		s.removeTemp()
 		return nil, err
 	}
+	if err := s.fitViewport(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("browser: open session: %w", s.fail("", err))
+	}
 	return s, nil
+}
+
+// fitViewport grows the window so that the page viewport has the size
+// asked for: the window size includes the browser's own frame.
+func (s *Session) fitViewport(ctx context.Context) error {
+	var size struct{ IW, IH float64 }
+	if err := s.script("pageSize", nil, nil, &size); err != nil {
+		return err
+	}
+	dw, dh := float64(s.window.Width)-size.IW, float64(s.window.Height)-size.IH
+	if dw == 0 && dh == 0 {
+		return nil
+	}
+	v, err := s.raw(ctx, "GET", "/window/rect", nil)
+	if err != nil {
+		return err
+	}
+	var r rect
+	if err := json.Unmarshal(v, &r); err != nil {
+		return errors.New("unexpected window rect")
+	}
+	_, err = s.raw(ctx, "POST", "/window/rect", map[string]float64{"width": r.Width + dw, "height": r.Height + dh})
+	return err
 }
 
 // sessionErr cleans an error of session creation.

@@ -1,0 +1,224 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+)
+
+// groupProcesses returns the live (not zombie) processes in a process group.
+func groupProcesses(pgid int) []int {
+	var pids []int
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may contain spaces.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, _ := strconv.Atoi(f[2]); g == pgid {
+			pid, _ := strconv.Atoi(strings.Fields(s)[0])
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func waitGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(groupProcesses(pgid)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes %v of group %d are still running", groupProcesses(pgid), pgid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// assertClean checks that an error tells nothing about the endpoint, the
+// server's files or what was typed.
+func assertClean(t *testing.T, err error, d *Driver, secrets ...string) {
+	t.Helper()
+	assert.Assert(t, err != nil)
+	msg := err.Error()
+	u, perr := url.Parse(d.base)
+	assert.NilError(t, perr)
+	for _, bad := range append([]string{"127.0.0.1", "localhost", ":" + u.Port(), u.Port(), "/tmp", os.TempDir(), "http://", "session/", "chromedriver", "stacktrace"}, secrets...) {
+		assert.Assert(t, !strings.Contains(msg, bad), "error %q contains %q", msg, bad)
+	}
+}
+
+// afterDeath runs every kind of call on a session whose driver or browser
+// has died and checks that each fails with a clean ErrSessionGone.
+func afterDeath(t *testing.T, d *Driver, s *Session, secret string) {
+	t.Helper()
+	ctx := context.Background()
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"write", func() error { return s.Write(Locator{Label: "Password"}, secret, true) }},
+		{"navigate", func() error { return s.Navigate(page("/login")) }},
+		{"click", func() error { return s.Click(Locator{Role: "button", Name: "Sign in"}) }},
+		{"outline", func() error { _, err := s.Outline(nil); return err }},
+		{"title", func() error { _, err := s.Title(); return err }},
+		{"url", func() error { _, err := s.CurrentURL(); return err }},
+		{"html", func() error { _, err := s.PageHTML(); return err }},
+		{"key", func() error { return s.PressKey("Enter") }},
+		{"select", func() error { return s.Select(Locator{Label: "Size"}, "Large") }},
+		{"screenshot", func() error { _, err := s.Screenshot(nil, true); return err }},
+		{"print", func() error { _, err := s.PrintPDF(PrintOptions{}); return err }},
+		{"wait", func() error { return s.WaitFor(ctx, Condition{Text: "x"}, time.Second) }},
+		{"assert", func() error { return s.Assert(Assertion{TextPresent: "x"}) }},
+		{"count", func() error { _, err := s.Count(Locator{CSS: "a"}); return err }},
+		{"back", s.Back},
+		{"downloads", func() error { _, err := s.Downloads(ctx); return err }},
+	}
+	for i, c := range calls {
+		start := time.Now()
+		err := c.call()
+		assert.Assert(t, errors.Is(err, ErrSessionGone), "%s: %v", c.name, err)
+		assertClean(t, err, d, secret)
+		if i == 0 {
+			t.Logf("first error: %v", err)
+			assert.ErrorContains(t, err, "the browser session ended: the driver stopped responding; open a new session with open_session")
+		} else {
+			assert.Assert(t, time.Since(start) < 100*time.Millisecond, "%s: a gone session should fail at once", c.name)
+		}
+	}
+}
+
+// TestDriverDeathErrorHygiene kills the browser, and then chromedriver's
+// whole process group, in the middle of sessions.
+func TestDriverDeathErrorHygiene(t *testing.T) {
+	needChromedriver(t)
+	ctx := context.Background()
+	d, err := Start(ctx, WithHTTPTimeout(20*time.Second))
+	assert.NilError(t, err)
+	defer d.Close()
+	assert.Assert(t, !d.Remote())
+	pgid := d.cmd.Process.Pid
+	const secret = "correct-horse-battery-staple"
+
+	t.Run("browser killed", func(t *testing.T) {
+		s, err := d.NewSession(ctx, SessionOptions{})
+		assert.NilError(t, err)
+		assert.NilError(t, s.Navigate(page("/login")))
+		assert.NilError(t, s.Write(Locator{Label: "Password"}, secret, false))
+		killed := 0
+		for _, pid := range groupProcesses(pgid) {
+			if pid != pgid {
+				syscall.Kill(pid, syscall.SIGKILL)
+				killed++
+			}
+		}
+		assert.Assert(t, killed > 0, "no browser processes found")
+		time.Sleep(300 * time.Millisecond)
+		afterDeath(t, d, s, secret)
+		tmp := s.tmpDir
+		assert.NilError(t, s.Close())
+		_, err = os.Stat(tmp)
+		assert.Assert(t, errors.Is(err, os.ErrNotExist))
+	})
+
+	t.Run("driver group killed", func(t *testing.T) {
+		s, err := d.NewSession(ctx, SessionOptions{})
+		assert.NilError(t, err)
+		assert.NilError(t, s.Navigate(page("/controls")))
+		tmp := s.tmpDir
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		<-d.done
+		afterDeath(t, d, s, secret)
+		assert.NilError(t, s.Close())
+		_, err = os.Stat(tmp)
+		assert.Assert(t, errors.Is(err, os.ErrNotExist))
+		waitGroupGone(t, pgid)
+
+		_, err = d.NewSession(ctx, SessionOptions{})
+		assert.Assert(t, err != nil)
+		assertClean(t, err, d)
+	})
+}
+
+// TestDriverCloseStopsChromium checks that closing a Driver ends its
+// sessions, removes their profiles and leaves no process of its group.
+func TestDriverCloseStopsChromium(t *testing.T) {
+	needChromedriver(t)
+	ctx := context.Background()
+	d, err := Start(ctx)
+	assert.NilError(t, err)
+	s, err := d.NewSession(ctx, SessionOptions{})
+	assert.NilError(t, err)
+	assert.NilError(t, s.Navigate(page("/article")))
+	pgid := d.cmd.Process.Pid
+	procs := groupProcesses(pgid)
+	assert.Assert(t, len(procs) > 2, "expected chromedriver and Chromium processes in the group, got %v", procs)
+	tmp := s.tmpDir
+
+	assert.NilError(t, d.Close())
+	assert.NilError(t, d.Close())
+	waitGroupGone(t, pgid)
+	_, err = os.Stat(tmp)
+	assert.Assert(t, errors.Is(err, os.ErrNotExist), "profile left behind")
+	_, err = d.NewSession(ctx, SessionOptions{})
+	assert.ErrorContains(t, err, "the driver is closed")
+	err = s.Navigate(page("/login"))
+	assert.ErrorContains(t, err, "closed")
+}
+
+func TestStartErrors(t *testing.T) {
+	ctx := context.Background()
+	_, err := Start(ctx, WithChromedriver("/nonexistent/chromedriver"))
+	assert.ErrorContains(t, err, "chromedriver was not found")
+	assert.Assert(t, !strings.Contains(err.Error(), "/nonexistent"))
+
+	_, err = Start(ctx, WithSeleniumURL("ftp://grid"))
+	assert.ErrorContains(t, err, "not a valid http or https URL")
+
+	// Nothing listens there: the error does not name the address.
+	port, err := freePort()
+	assert.NilError(t, err)
+	addr := "http://127.0.0.1:" + strconv.Itoa(port)
+	_, err = Start(ctx, WithSeleniumURL(addr))
+	assert.ErrorContains(t, err, "the Selenium endpoint is not ready")
+	assert.Assert(t, !strings.Contains(err.Error(), strconv.Itoa(port)))
+	assert.Assert(t, !strings.Contains(err.Error(), "127.0.0.1"))
+
+	// An endpoint that is not WebDriver at all.
+	_, err = Start(ctx, WithSeleniumURL(fixtures.URL))
+	assert.Assert(t, err != nil)
+	assert.Assert(t, !strings.Contains(err.Error(), "127.0.0.1"), err.Error())
+}
+
+func TestTimeoutTransport(t *testing.T) {
+	setTimeout("http://127.0.0.1:1", time.Second)
+	setTimeout("http://127.0.0.1:1/wd/hub", 2*time.Second)
+	defer forgetTimeout("http://127.0.0.1:1")
+	defer forgetTimeout("http://127.0.0.1:1/wd/hub")
+	for u, want := range map[string]time.Duration{
+		"http://127.0.0.1:1/session/x":        time.Second,
+		"http://127.0.0.1:1/wd/hub/session/x": 2 * time.Second,
+		"http://127.0.0.1:2/session/x":        DefaultHTTPTimeout,
+	} {
+		pu, _ := url.Parse(u)
+		assert.Equal(t, timeoutFor(pu), want, u)
+	}
+}
