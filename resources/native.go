@@ -23,9 +23,21 @@ func (t *Table) Register(s *server.MCPServer) {
 		}
 		res = append(res, server.ServerResource{Resource: t.nativeResource(e), Handler: t.nativeRead})
 	}
+	// A catch-all template sends every URI no entry answers to the table,
+	// so a miss is refused with the table's sentence (what exists and an
+	// example) instead of the SDK's bare "handler not found". Every
+	// template shares one handler that matches by itself, so the SDK's
+	// template order does not matter; the hook in ListHooks unlists it.
+	tmpls = append(tmpls, server.ServerResourceTemplate{
+		Template: mcp.NewResourceTemplate(catchAll, "unmatched"),
+		Handler:  t.nativeRead,
+	})
 	s.AddResources(res...)
 	s.AddResourceTemplates(tmpls...)
 }
+
+// catchAll is the unlisted template that matches any URI.
+const catchAll = "{+uri}"
 
 func (t *Table) nativeResource(e Entry) mcp.Resource {
 	opts := []mcp.ResourceOption{
@@ -74,6 +86,9 @@ func (t *Table) ListHooks(h *server.Hooks) {
 		})
 	})
 	h.AddAfterListResourceTemplates(func(_ context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, r *mcp.ListResourceTemplatesResult) {
+		r.ResourceTemplates = slices.DeleteFunc(r.ResourceTemplates, func(rt mcp.ResourceTemplate) bool {
+			return rt.URITemplate != nil && rt.URITemplate.Raw() == catchAll
+		})
 		slices.SortStableFunc(r.ResourceTemplates, func(a, b mcp.ResourceTemplate) int {
 			return byPriority(a.Annotations, b.Annotations, a.Name, b.Name)
 		})

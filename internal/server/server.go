@@ -22,6 +22,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/internal/client"
 	"github.com/selenium-flow/selenium-flow/internal/files"
+	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
@@ -113,7 +114,20 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.sessions.Bind(s.table)
 	s.secrets.Bind(s.table)
-	s.tools = s.collectTools()
+	schema, ok := s.table.Lookup("flow://schema")
+	if !ok {
+		return nil, fmt.Errorf("the resource table has no flow://schema")
+	}
+	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), []byte(schema.Body))
+	if err != nil {
+		return nil, err
+	}
+	// An excluded page tool is out of flows too: a flow runs only what a
+	// caller could call.
+	page := slices.DeleteFunc(tools.Browser(s.sessions, s.secrets), func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
+	flowTools, prompts := tools.Flows(flowStore, s.secrets, page)
+	prompts.Bind(s.table)
+	s.tools = s.collectTools(page, flowTools)
 
 	hooks := &mcpserver.Hooks{}
 	s.table.ListHooks(hooks)
@@ -134,6 +148,8 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithCompletions(),
 		mcpserver.WithResourceCompletionProvider(s.table),
+		mcpserver.WithPromptCompletionProvider(prompts),
+		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(Instructions(client.Caller{})),
@@ -142,14 +158,16 @@ func New(cfg Config) (*Server, error) {
 	)
 	s.table.Register(s.mcp)
 	s.mcp.AddTools(tools.ServerTools(s.tools)...)
+	s.mcp.AddPrompts(prompts.Prompts()...)
 	return s, nil
 }
 
 // collectTools gathers every family, minus the excluded tools.
-func (s *Server) collectTools() []tools.Tool {
-	var all []tools.Tool
-	all = append(all, tools.Resources(s.table)...)
-	all = append(all, tools.Browser(s.sessions, s.secrets)...)
+func (s *Server) collectTools(families ...[]tools.Tool) []tools.Tool {
+	all := tools.Resources(s.table)
+	for _, f := range families {
+		all = append(all, f...)
+	}
 	return slices.DeleteFunc(all, func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
 }
 
