@@ -105,6 +105,11 @@ func TestLocators(t *testing.T) {
 		})
 	}
 
+	err := s.Click(Locator{})
+	assert.ErrorContains(t, err, "click (empty locator): a locator needs exactly one of css, xpath, text, label or role")
+	err = s.Click(Locator{Role: "button", Name: "Save", Within: &Locator{Text: "x", CSS: "y"}})
+	assert.ErrorContains(t, err, "within: a locator needs exactly one of css, xpath, text, label or role (name goes with role; nth and within are optional); got css and text")
+
 	n, err := s.Count(Locator{Role: "button", Name: "Save"})
 	assert.NilError(t, err)
 	assert.Equal(t, n, 2)
@@ -248,9 +253,8 @@ func TestAlertIsReported(t *testing.T) {
 	s := open(t, "/controls")
 	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Alert me"}))
 	_, err := s.Outline(nil)
-	if err != nil { // the dialog is dismissed and reported once
-		assert.ErrorContains(t, err, "JavaScript dialog")
-	}
+	// The dialog is dismissed and reported once ("dismiss and notify").
+	assert.ErrorContains(t, err, "outline: a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
 	_, err = s.Outline(nil)
 	assert.NilError(t, err)
 }

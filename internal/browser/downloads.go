@@ -39,25 +39,17 @@ const maxDownload = 256 << 20
 // for a download just started to appear). Partial files are never listed.
 func (s *Session) Downloads(ctx context.Context) ([]Download, error) {
 	const op = "list downloads"
+	scan := s.scanDownloads
 	if s.d.remote {
-		names, err := s.gridFiles(ctx)
-		if err != nil {
-			return nil, s.fail(op, err)
-		}
-		out := make([]Download, len(names))
-		for i, n := range names {
-			out[i] = Download{Name: n, Size: -1}
-		}
-		return out, nil
-	}
-	if err := s.alive(); err != nil {
+		scan = s.scanGrid(ctx)
+	} else if err := s.alive(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	start := time.Now()
 	for {
-		done, partial, err := s.scanDownloads()
+		done, partial, err := scan()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
+			return nil, s.fail(op, err)
 		}
 		waited := time.Since(start)
 		settled := partial == 0 && (len(done) > 0 || waited >= downloadAppear)
@@ -72,6 +64,30 @@ func (s *Session) Downloads(ctx context.Context) ([]Download, error) {
 	}
 }
 
+// scanGrid lists the managed downloads of a Grid session, sizes unknown.
+func (s *Session) scanGrid(ctx context.Context) func() ([]Download, int, error) {
+	return func() ([]Download, int, error) {
+		names, err := s.gridFiles(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		var done []Download
+		partial := 0
+		for _, n := range names {
+			if isPartial(n) {
+				partial++
+				continue
+			}
+			done = append(done, Download{Name: n, Size: -1})
+		}
+		return done, partial, nil
+	}
+}
+
+func isPartial(name string) bool {
+	return strings.HasSuffix(name, partialSuffix) || strings.HasPrefix(name, ".com.google.Chrome.") || strings.HasPrefix(name, ".org.chromium.")
+}
+
 // alive reports a closed or ended session.
 func (s *Session) alive() error {
 	if err := s.begin(); err != nil {
@@ -84,11 +100,11 @@ func (s *Session) alive() error {
 func (s *Session) scanDownloads() (done []Download, partial int, err error) {
 	entries, err := os.ReadDir(s.downloadDir)
 	if err != nil {
-		return nil, 0, errors.New("the download directory cannot be read")
+		return nil, 0, safef("the download directory cannot be read")
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasSuffix(name, partialSuffix) || strings.HasPrefix(name, ".com.google.Chrome.") || strings.HasPrefix(name, ".org.chromium.") {
+		if isPartial(name) {
 			partial++
 			continue
 		}
@@ -176,7 +192,7 @@ func (s *Session) gridFiles(ctx context.Context) ([]string, error) {
 		Names []string `json:"names"`
 	}
 	if err := json.Unmarshal(v, &r); err != nil {
-		return nil, errors.New("unexpected reply from the Grid")
+		return nil, safef("unexpected reply from the Grid")
 	}
 	sort.Strings(r.Names)
 	return r.Names, nil
@@ -185,20 +201,27 @@ func (s *Session) gridFiles(ctx context.Context) ([]string, error) {
 // gridFetch downloads one managed download from a Selenium Grid, which
 // sends it as a base64-encoded zip archive.
 func (s *Session) gridFetch(ctx context.Context, name string) ([]byte, error) {
-	names, err := s.gridFiles(ctx)
-	if err != nil {
-		return nil, err
-	}
-	found := false
-	for _, n := range names {
-		found = found || n == name
-	}
-	if !found {
-		ds := make([]Download, len(names))
-		for i, n := range names {
-			ds[i] = Download{Name: n}
+	scan := s.scanGrid(ctx)
+	start := time.Now()
+	for {
+		done, partial, err := scan()
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("no such download; %s", downloadNames(ds))
+		found := false
+		for _, d := range done {
+			found = found || d.Name == name
+		}
+		if found {
+			break
+		}
+		if partial == 0 || time.Since(start) >= downloadSettle || ctx.Err() != nil {
+			return nil, safef("no such download; %s", downloadNames(done))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	if err := s.begin(); err != nil {
 		return nil, err
@@ -213,35 +236,35 @@ func (s *Session) gridFetch(ctx context.Context, name string) ([]byte, error) {
 		Contents string `json:"contents"`
 	}
 	if err := json.Unmarshal(v, &r); err != nil {
-		return nil, errors.New("unexpected reply from the Grid")
+		return nil, safef("unexpected reply from the Grid")
 	}
 	zdata, err := base64.StdEncoding.DecodeString(r.Contents)
 	if err != nil {
-		return nil, errors.New("the Grid sent a download that cannot be decoded")
+		return nil, safef("the Grid sent a download that cannot be decoded")
 	}
 	zr, err := zip.NewReader(bytes.NewReader(zdata), int64(len(zdata)))
 	if err != nil {
-		return nil, errors.New("the Grid sent a download that is not a zip archive")
+		return nil, safef("the Grid sent a download that is not a zip archive")
 	}
 	for _, f := range zr.File {
 		if filepath.Base(f.Name) != name && len(zr.File) > 1 {
 			continue
 		}
 		if f.UncompressedSize64 > maxDownload {
-			return nil, fmt.Errorf("the file is larger than %d MiB", maxDownload>>20)
+			return nil, safef("the file is larger than %d MiB", maxDownload>>20)
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return nil, errors.New("the Grid sent a damaged zip archive")
+			return nil, safef("the Grid sent a damaged zip archive")
 		}
 		data, err := io.ReadAll(io.LimitReader(rc, maxDownload+1))
 		rc.Close()
 		if err != nil || len(data) > maxDownload {
-			return nil, errors.New("the Grid sent a damaged zip archive")
+			return nil, safef("the Grid sent a damaged zip archive")
 		}
 		return data, nil
 	}
-	return nil, errors.New("the Grid sent an archive without the file")
+	return nil, safef("the Grid sent an archive without the file")
 }
 
 // gridErr explains the usual reason a managed-downloads call fails.

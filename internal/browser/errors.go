@@ -84,6 +84,18 @@ var (
 	errCodeRE = regexp.MustCompile(`^[a-z ]{1,40}$`)
 )
 
+// safeError marks an error this package wrote itself, fit to be shown as
+// it is.
+type safeError struct{ err error }
+
+func (e *safeError) Error() string { return e.err.Error() }
+func (e *safeError) Unwrap() error { return e.err }
+
+// safef formats an error that clean lets through unchanged.
+func safef(format string, args ...any) error {
+	return &safeError{fmt.Errorf(format, args...)}
+}
+
 // clean turns an error from the WebDriver client or from a raw endpoint
 // call into an error fit for the agent: a fixed sentence per kind of
 // failure, never the endpoint address, paths or the text sent.
@@ -92,7 +104,8 @@ func clean(err error) error {
 		return nil
 	}
 	var le *LocatorError
-	if errors.As(err, &le) || errors.Is(err, ErrSessionGone) || errors.Is(err, ErrUnsupported) {
+	var sf *safeError
+	if errors.As(err, &le) || errors.As(err, &sf) || errors.Is(err, ErrSessionGone) || errors.Is(err, ErrUnsupported) {
 		return err
 	}
 	var se *selenium.Error

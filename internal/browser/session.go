@@ -360,7 +360,7 @@ func (f locFailure) err(l Locator) error {
 // resolve finds the one element l addresses. The caller holds the lock.
 func (s *Session) resolve(l Locator, allowHidden bool) (selenium.WebElement, error) {
 	if err := l.Validate(); err != nil {
-		return nil, err
+		return nil, &safeError{err}
 	}
 	var r locFailure
 	err := s.script("resolve", map[string]any{"loc": l, "allowHidden": allowHidden}, nil, &r)
