@@ -239,12 +239,15 @@ func (g *gatherer) prompts(ctx context.Context) error {
 		required := false
 		for _, a := range p.Arguments {
 			g.text(where+" argument "+a.Name, a.Description)
-			args[a.Name] = plausible(a.Name)
+			args[a.Name] = g.completion(ctx, p.Name, a.Name)
 			required = required || a.Required
 		}
 		body, err := g.prompt(ctx, p.Name, args)
 		if err != nil {
-			g.problem(where, "prompts/get with %v failed: %v", args, err)
+			// Plausible values may name nothing that exists yet (no flow is
+			// saved on a fresh server); the refusal is text an agent reads.
+			raw, _ := json.Marshal(args)
+			g.text(fmt.Sprintf("refusal of prompt %s %s", p.Name, raw), err.Error(), slices.Collect(maps.Values(args))...)
 		} else {
 			g.text(where+" rendered", body)
 		}
@@ -257,6 +260,22 @@ func (g *gatherer) prompts(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// completion is the first value the server completes a prompt argument
+// with, or else a plausible one.
+func (g *gatherer) completion(ctx context.Context, prompt, arg string) string {
+	if g.src.ReaderInit != nil && g.src.ReaderInit.Capabilities.Completions != nil {
+		ctx, cancel := context.WithTimeout(ctx, g.timeout)
+		defer cancel()
+		req := mcp.CompleteRequest{}
+		req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: prompt}
+		req.Params.Argument = mcp.CompleteArgument{Name: arg}
+		if res, err := g.src.Reader.Complete(ctx, req); err == nil && len(res.Completion.Values) > 0 {
+			return res.Completion.Values[0]
+		}
+	}
+	return plausible(arg)
 }
 
 // plausible is an argument value a caller would pass, by the argument's name.
