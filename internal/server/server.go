@@ -26,6 +26,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
+	"github.com/selenium-flow/selenium-flow/internal/ui"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -127,7 +128,10 @@ func New(cfg Config) (*Server, error) {
 	page := slices.DeleteFunc(tools.Browser(s.sessions, s.secrets), func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
 	flowTools, prompts := tools.Flows(flowStore, s.secrets, page)
 	prompts.Bind(s.table)
-	s.tools = s.collectTools(page, flowTools)
+	s.table.Bind("ui.shell", func(context.Context, string, map[string]string) (resources.Content, error) {
+		return resources.Content{Text: string(ui.Shell)}, nil
+	})
+	s.tools = s.collectTools(page, flowTools, tools.Show(s.table))
 
 	hooks := &mcpserver.Hooks{}
 	s.table.ListHooks(hooks)
@@ -136,6 +140,13 @@ func New(cfg Config) (*Server, error) {
 	})
 	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, r *mcp.DiscoverResult) {
 		r.Instructions = Instructions(s.caller(ctx))
+	})
+	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, r *mcp.ListResourcesResult) {
+		if !s.caller(ctx).HasApps() {
+			// The app shell is for hosts that draw apps; others would only
+			// see an entry they cannot use.
+			r.Resources = slices.DeleteFunc(r.Resources, func(res mcp.Resource) bool { return strings.HasPrefix(res.URI, "ui://") })
+		}
 	})
 	hooks.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, r *mcp.ListToolsResult) {
 		r.Tools = slices.DeleteFunc(r.Tools, func(t mcp.Tool) bool { return s.offered(ctx, t.Name) != nil })
@@ -200,6 +211,10 @@ func (s *Server) caller(ctx context.Context) client.Caller {
 // is: the mirror only to callers whose model cannot read resources.
 func (s *Server) offered(ctx context.Context, name string) error {
 	c := s.caller(ctx)
+	if name == "show" && !c.HasApps() {
+		return refusal.New("show is not offered to this client: it draws resources in an MCP App, and the client did not declare the io.modelcontextprotocol/ui extension.",
+			"Read the resource instead (resources/read, or read_resource where the mirror is offered).")
+	}
 	if slices.Contains(tools.Mirror, name) && c.ReadsResources() {
 		return refusal.New(
 			fmt.Sprintf("%s is not offered to this client, whose model reads resources natively.", name),
