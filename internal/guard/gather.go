@@ -37,7 +37,7 @@ type Corpus struct {
 	// read, a refusal that arrived as a JSON-RPC error instead of an isError
 	// result.
 	Problems []Finding
-	// Skipped names the tools not called, and why.
+	// Skipped names the tools not called and the resources not read, and why.
 	Skipped []string
 }
 
@@ -49,6 +49,8 @@ const missingValue = "no-such-guard-item"
 // tool titles, descriptions and argument descriptions, resource and template
 // titles and descriptions, every resource's text, every prompt rendered, and
 // the refusals that tools, reads and prompts give to calls that cannot work.
+// The body of a ui:// app shell is code for the host, not text for a model,
+// and is not read.
 //
 // A tool is called with empty and with wrongly typed arguments only when it
 // is read-only or has a required argument, so the call is refused before it
@@ -188,6 +190,12 @@ func (g *gatherer) resources(ctx context.Context) error {
 		g.text("template "+u+" description", r.Description)
 	}
 	for _, r := range res.Resources {
+		if strings.HasPrefix(r.URI, "ui://") {
+			// An app shell is code a host draws for the person; no model
+			// reads it. Its title and description are checked above.
+			g.c.Skipped = append(g.c.Skipped, r.URI+": an app shell for the host, not text for the model")
+			continue
+		}
 		body, err := g.read(ctx, r.URI)
 		if err != nil {
 			g.problem("resource "+r.URI, "listed but does not read: %v", err)
