@@ -143,8 +143,8 @@ func (f *flowTools) run(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	f.mu.Unlock()
 	if !rep.OK {
-		msg := fmt.Sprintf("run_flow %s stopped: %s Get the repair_flow prompt with flow=%q to fix it, then save_flow the corrected document.\n%s", name, rep.Failed, name, body)
-		return mcp.NewToolResultError(msg), nil
+		return nil, refusal.New(fmt.Sprintf("run_flow %s stopped: %s", name, rep.Failed),
+			fmt.Sprintf("Get the repair_flow prompt with flow=%q to fix it, then save_flow the corrected document.\n%s", name, body))
 	}
 	return mcp.NewToolResultStructured(rep, fmt.Sprintf("run_flow %s: all %d steps done in %d ms.\n%s", name, len(rep.Steps), rep.Millis, body)), nil
 }
