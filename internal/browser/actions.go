@@ -396,9 +396,11 @@ type Assertion struct {
 // AssertionError reports the checks of an Assertion that failed, each with
 // the value actually found.
 type AssertionError struct {
+	// Failures has one sentence per failed check.
 	Failures []string
 }
 
+// Error joins the failures into one message.
 func (e *AssertionError) Error() string {
 	return "assertion failed: " + strings.Join(e.Failures, "; ")
 }

@@ -3,7 +3,9 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -257,4 +259,34 @@ func TestAlertIsReported(t *testing.T) {
 	assert.ErrorContains(t, err, "outline: a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
 	_, err = s.Outline(nil)
 	assert.NilError(t, err)
+}
+
+// TestConcurrentUse sends commands to one session from several goroutines;
+// they are serialised by the session.
+func TestConcurrentUse(t *testing.T) {
+	s := open(t, "/controls")
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 5; j++ {
+				if _, err := s.Title(); err != nil {
+					errs <- err
+				}
+				if _, err := s.Outline(nil); err != nil {
+					errs <- err
+				}
+				if n, err := s.Count(Locator{Role: "button", Name: "Save"}); err != nil || n != 2 {
+					errs <- fmt.Errorf("count %d: %v", n, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }

@@ -18,6 +18,7 @@ import (
 
 // Download is a file the browser has downloaded in this session.
 type Download struct {
+	// Name is the file name, without any directory.
 	Name string `json:"name"`
 	// Size in bytes; -1 when the endpoint does not say (Selenium Grid).
 	Size int64 `json:"size"`

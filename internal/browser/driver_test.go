@@ -3,6 +3,9 @@ package browser
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -220,5 +223,90 @@ func TestTimeoutTransport(t *testing.T) {
 	} {
 		pu, _ := url.Parse(u)
 		assert.Equal(t, timeoutFor(pu), want, u)
+	}
+}
+
+// fakeEndpoint is a W3C endpoint that is always ready and answers new
+// session requests with newSession.
+func fakeEndpoint(t *testing.T, newSession http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"value":{"ready":true,"message":"ready"}}`)
+	})
+	mux.HandleFunc("POST /session", newSession)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestEndpointFailuresAreClean(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		opts    []Option
+		want    string
+	}{
+		{
+			name: "hangs past the HTTP timeout",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case <-r.Context().Done():
+				case <-time.After(time.Second):
+				}
+			},
+			opts: []Option{WithHTTPTimeout(300 * time.Millisecond)},
+			want: "browser: open session: the browser did not answer in time: timed out",
+		},
+		{
+			name: "session not created without an error",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"value":{"capabilities":{"browserName":"chrome"}}}`)
+			},
+			want: "browser: open session: the browser could not be started (session not created)",
+		},
+		{
+			name: "session not created with details",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				io.WriteString(w, `{"value":{"error":"session not created","message":"Could not start a new session. Error while creating session with the driver service. Stopping driver service: Could not start a new session. Response code 500. Message: unknown error: Chrome failed to start: exited normally. (chrome not reachable) The process started from chrome location /opt/chrome/chrome is no longer running, so ChromeDriver is assuming that Chrome has crashed. Host info: host: 'node-7', ip: '10.1.2.3' Build info: version: '4.48.0' Driver info: driver.version: unknown","stacktrace":"org.openqa.selenium.SessionNotCreatedException at http://10.1.2.3:5555/"}}`)
+			},
+			want: "browser: open session: the browser could not be started",
+		},
+		{
+			name: "no node for the browser",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				io.WriteString(w, `{"value":{"error":"session not created","message":"Could not start a new session. No nodes support the capabilities in the request","stacktrace":""}}`)
+			},
+			want: "browser: open session: the browser could not be started: the endpoint has no node that offers this browser",
+		},
+		{
+			name: "not JSON",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+				io.WriteString(w, "<html>502 Bad Gateway from proxy.internal:8080</html>")
+			},
+			want: "browser: open session: the driver sent an unexpected reply",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fakeEndpoint(t, tc.handler)
+			d, err := Start(ctx, append([]Option{WithSeleniumURL(srv.URL + "/")}, tc.opts...)...)
+			assert.NilError(t, err)
+			defer d.Close()
+			start := time.Now()
+			_, err = d.NewSession(ctx, SessionOptions{})
+			assert.ErrorContains(t, err, tc.want)
+			assert.Assert(t, time.Since(start) < 2500*time.Millisecond)
+			assertClean(t, err, d, "/opt/chrome", "10.1.2.3", "node-7", "proxy.internal")
+		})
 	}
 }

@@ -46,6 +46,7 @@ type LocatorError struct {
 	Invalid string
 }
 
+// Error says how many elements matched and what to do next.
 func (e *LocatorError) Error() string {
 	loc := e.Locator.String()
 	var msg string

@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -321,5 +320,3 @@ func BenchmarkTitleOverhead(b *testing.B) {
 		}
 	})
 }
-
-var _ = fmt.Sprint

@@ -39,8 +39,8 @@ type SessionOptions struct {
 // Window is the size of a session's page viewport in CSS pixels (the
 // browser window is made larger by its own frame, if it has one).
 type Window struct {
-	Width  int `json:"width"`
-	Height int `json:"height"`
+	Width  int `json:"width"`  // in CSS pixels
+	Height int `json:"height"` // in CSS pixels
 }
 
 // DefaultWindow is the window size of a session unless one is given.

@@ -39,11 +39,11 @@ var ErrNotFound = errors.New("file not found")
 
 // File describes one kept file.
 type File struct {
-	Name     string    `json:"name"`
-	Folder   string    `json:"folder"`
-	Size     int64     `json:"size"`
-	MimeType string    `json:"mime_type"`
-	Modified time.Time `json:"modified"`
+	Name     string    `json:"name"`      // unique in the box
+	Folder   string    `json:"folder"`    // one of Folders
+	Size     int64     `json:"size"`      // in bytes
+	MimeType string    `json:"mime_type"` // judged by the name's extension
+	Modified time.Time `json:"modified"`  // when the file was kept
 }
 
 // Store holds the boxes of all principals under one root directory.
