@@ -1,13 +1,13 @@
 # selenium-flow — build, serve, generate, test, benchmark.
 #   make setup run   install the browser (Debian chromium + chromedriver) if missing, build, serve on stdio
-#   make test        generated files fresh, go vet, go test -race
+#   make test        generated files and docs fresh, go vet, the UI's vitest, go test -race
 #   make docs        regenerate docs/ (after any tool, resource, skill or document change)
 GO       ?= go
 BIN      := bin/selenium-flow
 ADDR     ?= 127.0.0.1:8765
 export FLOW_DATA_DIR ?= $(CURDIR)/.data
 
-.PHONY: setup build run serve-http generate check-generated docs check-docs vet test bench
+.PHONY: setup build run serve-http generate check-generated docs check-docs vet test test-ui bench
 
 setup:
 	@command -v chromedriver >/dev/null 2>&1 || { \
@@ -39,8 +39,13 @@ check-docs:
 vet:
 	$(GO) vet ./...
 
-test: check-generated check-docs vet
+test: check-generated check-docs vet test-ui
 	$(GO) test -race -count=1 ./...
+
+# The MCP App shell's own tests (vitest); the Go side checks dist/ is fresh.
+test-ui:
+	npm ci --prefix internal/ui --no-audit --no-fund
+	npm test --prefix internal/ui
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...

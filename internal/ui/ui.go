@@ -14,9 +14,3 @@ import _ "embed"
 //
 //go:embed dist/index.html
 var Shell []byte
-
-// URI and MIMEType are how the shell is listed as a resource.
-const (
-	URI      = "ui://selenium-flow/component"
-	MIMEType = "text/html;profile=mcp-app"
-)
