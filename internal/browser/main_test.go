@@ -125,6 +125,7 @@ func fixtureHandler() http.Handler {
 	})
 	mux.HandleFunc("GET /article", file("article.html"))
 	mux.HandleFunc("GET /controls", file("controls.html"))
+	mux.HandleFunc("GET /tricky", file("tricky.html"))
 	mux.HandleFunc("GET /download", file("download.html"))
 	mux.HandleFunc("GET /upload", file("upload.html"))
 	admin := template.Must(template.ParseFiles(filepath.Join("testdata", "admin.html.tmpl")))

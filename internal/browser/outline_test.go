@@ -11,7 +11,7 @@ import (
 )
 
 // outlinePages are the fixture pages the outline is checked on.
-var outlinePages = []string{"/login", "/article", "/admin", "/controls", "/upload", "/download"}
+var outlinePages = []string{"/login", "/article", "/admin", "/controls", "/upload", "/download", "/tricky"}
 
 // budgetPages must outline in at most 10% of their HTML.
 var budgetPages = []string{"/login", "/article", "/admin"}
@@ -319,4 +319,27 @@ func BenchmarkTitleOverhead(b *testing.B) {
 			}
 		}
 	})
+}
+
+func TestOutlineTricky(t *testing.T) {
+	s := open(t, "/tricky")
+	out, err := s.Outline(nil)
+	assert.NilError(t, err)
+	for _, w := range []string{
+		`role:link name:"Tricky Inc."`, // named by its image
+		`role:button name:"Settings" collapsed`,
+		`role:tab name:"List" selected`,
+		`form "Newsletter"`,
+		`email label:"Your email"`, // placeholder as label
+		`role:button name:"Subscribe" nth:2`,
+		`role:link name:"Go" nth:3`,
+		`alert "Your session expires in 5 minutes."`,
+		`dialog "Confirm" modal`,
+		`role:button name:"Star"`, // an svg with a role
+		`text "Layout cell one"`,  // a layout table is not outlined as a table
+	} {
+		assert.Assert(t, is.Contains(out, w), "outline lacks %q:\n%s", w, out)
+	}
+	assert.Assert(t, !strings.Contains(out, "Dark mode"), "content of a closed <details> is hidden")
+	assert.Assert(t, !strings.Contains(out, "table rows:"))
 }

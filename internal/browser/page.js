@@ -511,6 +511,9 @@ function cssPath(el) {
       if (same.length > 1) part += ':nth-of-type(' + (same.indexOf(e) + 1) + ')';
     }
     parts.unshift(part);
+    // Stop at the shortest path that is unique on the page.
+    const sel = parts.join(' > ');
+    if (document.querySelectorAll(sel).length === 1) return sel;
     e = p;
   }
   return parts.join(' > ');
@@ -598,7 +601,7 @@ function outline(root, withinStr) {
       kids(el, d + 1, 'ctl');
       return;
     }
-    if (t === 'table' && role === 'table') { table(el, d); return; }
+    if (t === 'table' && role === 'table' && !layoutTable(el)) { table(el, d); return; }
     if (role === 'alert' || role === 'status' || role === 'log') {
       const s = textOf(el);
       if (s) push({d, k: 'misc', s: role + ' ' + q(clipShow(s, 200))});
@@ -713,6 +716,15 @@ function ownText(el) {
   };
   walk(el);
   return s.replace(/[\s\p{P}\p{S}]+/gu, '');
+}
+
+// layoutTable: a table without headers or caption that is only used to lay
+// things out; its content is outlined as if there were no table.
+function layoutTable(el) {
+  if (el.getAttribute('role') === 'table' || el.caption || el.tHead || el.querySelector('th')) return false;
+  const rows = el.rows.length;
+  const cols = rows ? el.rows[0].cells.length : 0;
+  return rows <= 2 || cols <= 1;
 }
 
 function hasOwnText(el) {
