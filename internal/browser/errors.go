@@ -81,6 +81,9 @@ func plural(n int, one, many string) string {
 }
 
 var (
+	urlRE     = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://\S*`)
+	pathRE    = regexp.MustCompile(`(^|[\s'"(=])/[^\s'"),]+`)
+	hostRE    = regexp.MustCompile(`\b(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d+)?\b|:\d{2,5}\b`)
 	netErrRE  = regexp.MustCompile(`net::ERR_[A-Z_]+`)
 	errCodeRE = regexp.MustCompile(`^[a-z ]{1,40}$`)
 )
@@ -125,6 +128,24 @@ func clean(err error) error {
 	return errors.New("the driver sent an unexpected reply")
 }
 
+// scrub returns the first line of a driver message, shortened, with URLs,
+// addresses and absolute paths taken out.
+func scrub(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	line = strings.TrimPrefix(strings.TrimSpace(line), "javascript error: ")
+	line = urlRE.ReplaceAllString(line, "…")
+	line = pathRE.ReplaceAllString(line, "$1…")
+	line = hostRE.ReplaceAllString(line, "…")
+	if i := strings.Index(line, "(Session info"); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimSpace(line)
+	if r := []rune(line); len(r) > 150 {
+		line = string(r[:150]) + "…"
+	}
+	return line
+}
+
 func isTimeout(err error) bool {
 	var t interface{ Timeout() bool }
 	return errors.As(err, &t) && t.Timeout()
@@ -148,6 +169,9 @@ func cleanWebDriver(code, message string) error {
 	case "invalid element state":
 		return errors.New("the element does not accept this (it is disabled or read-only)")
 	case "javascript error":
+		if d := scrub(message); d != "" {
+			return fmt.Errorf("a script in the page failed: %s", d)
+		}
 		return errors.New("a script in the page failed")
 	case "timeout", "script timeout":
 		return fmt.Errorf("the page did not respond in time: %w", ErrTimeout)

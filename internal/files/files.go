@@ -364,7 +364,7 @@ func (b *Box) find(name string) (File, string, error) {
 func (b *Box) notFound(name string) error {
 	all, _ := b.List()
 	if len(all) == 0 {
-		return fmt.Errorf("files: no file named %q: no files are kept yet: %w", name, ErrNotFound)
+		return fmt.Errorf("files: no file named %q: no files are kept yet (%w); screenshot and print keep files, a download lands in session://files/downloads, and session://files lists them", name, ErrNotFound)
 	}
 	const max = 10
 	var names []string
@@ -375,7 +375,7 @@ func (b *Box) notFound(name string) error {
 		}
 		names = append(names, fmt.Sprintf("%q", f.Name))
 	}
-	return fmt.Errorf("files: no file named %q; kept files are %s: %w", name, strings.Join(names, ", "), ErrNotFound)
+	return fmt.Errorf("files: no file named %q; kept files are %s (%w); use one of those names, or read session://files for them all", name, strings.Join(names, ", "), ErrNotFound)
 }
 
 func fileOf(folder, name string, fi os.FileInfo) File {
