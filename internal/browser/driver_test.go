@@ -206,7 +206,7 @@ func TestStartErrors(t *testing.T) {
 	assert.Assert(t, !strings.Contains(err.Error(), "127.0.0.1"))
 
 	// An endpoint that is not WebDriver at all.
-	_, err = Start(ctx, WithSeleniumURL(fixtures.URL))
+	_, err = Start(ctx, WithSeleniumURL(site.URL))
 	assert.Assert(t, err != nil)
 	assert.Assert(t, !strings.Contains(err.Error(), "127.0.0.1"), err.Error())
 }

@@ -2,24 +2,20 @@ package browser
 
 import (
 	"context"
-	"fmt"
-	"html"
-	"html/template"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 )
 
 // The fixture server and one shared browser session serve most tests: a
 // session costs about 0.3 s and 150 MiB.
 var (
-	fixtures *httptest.Server
+	site *httptest.Server
 
 	sharedOnce    sync.Once
 	sharedDriver  *Driver
@@ -28,12 +24,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	fixtures = httptest.NewServer(fixtureHandler())
+	site = httptest.NewServer(fixtures.Handler())
 	code := m.Run()
 	if sharedDriver != nil {
 		sharedDriver.Close()
 	}
-	fixtures.Close()
+	site.Close()
 	os.Exit(code)
 }
 
@@ -64,7 +60,7 @@ func shared(t testing.TB) *Session {
 	return sharedSession
 }
 
-func page(path string) string { return fixtures.URL + path }
+func page(path string) string { return site.URL + path }
 
 // open navigates the shared session to a fixture page.
 func open(t testing.TB, path string) *Session {
@@ -76,87 +72,5 @@ func open(t testing.TB, path string) *Session {
 	return s
 }
 
-// User is a row of the admin fixture.
-type User struct {
-	ID                                  int
-	Name, Email, Role, Status, LastSeen string
-	StatusClass                         string
-}
-
-func adminUsers() []User {
-	roles := []string{"Admin", "Editor", "Viewer", "Viewer", "Editor"}
-	first := []string{"Ada", "Grace", "Linus", "Barbara", "Ken", "Margaret", "Dennis", "Frances", "Alan", "Radia"}
-	last := []string{"Lovelace", "Hopper", "Torvalds", "Liskov", "Thompson", "Hamilton", "Ritchie", "Allen", "Turing", "Perlman", "Knuth", "Wirth"}
-	var us []User
-	for i := 1; i <= 120; i++ {
-		f, l := first[i%len(first)], last[i%len(last)]
-		st, cls := "Active", "active"
-		if i%7 == 0 {
-			st, cls = "Suspended", "suspended"
-		}
-		us = append(us, User{
-			ID:          i,
-			Name:        fmt.Sprintf("%s %s %d", f, l, i),
-			Email:       fmt.Sprintf("user%d@example.com", i),
-			Role:        roles[i%len(roles)],
-			Status:      st,
-			StatusClass: cls,
-			LastSeen:    fmt.Sprintf("2026-11-%02d", 1+i%28),
-		})
-	}
-	return us
-}
-
-const reportCSV = "month,orders,revenue\n2026-09,120,4810.50\n2026-10,133,5120.00\n2026-11,141,5533.25\n"
-
-func fixtureHandler() http.Handler {
-	mux := http.NewServeMux()
-	file := func(name string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			http.ServeFile(w, r, filepath.Join("testdata", name))
-		}
-	}
-	mux.HandleFunc("GET /login", file("login.html"))
-	mux.HandleFunc("POST /login", func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
-		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Welcome</title></head><body><main><h1>Dashboard</h1>
-<p id="welcome">Welcome %s</p><p>Remember me: %s</p><a href="/login">Sign out</a></main></body></html>`,
-			html.EscapeString(r.PostFormValue("email")), html.EscapeString(r.PostFormValue("remember")))
-	})
-	mux.HandleFunc("GET /article", file("article.html"))
-	mux.HandleFunc("GET /controls", file("controls.html"))
-	mux.HandleFunc("GET /tricky", file("tricky.html"))
-	mux.HandleFunc("GET /download", file("download.html"))
-	mux.HandleFunc("GET /upload", file("upload.html"))
-	admin := template.Must(template.ParseFiles(filepath.Join("testdata", "admin.html.tmpl")))
-	mux.HandleFunc("GET /admin", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		admin.Execute(w, adminUsers())
-	})
-	mux.HandleFunc("GET /files/report.csv", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/csv")
-		w.Header().Set("Content-Disposition", `attachment; filename="report.csv"`)
-		io.WriteString(w, reportCSV)
-	})
-	mux.HandleFunc("POST /upload", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseMultipartForm(10 << 20); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var out string
-		for _, field := range []string{"doc", "avatar"} {
-			f, h, err := r.FormFile(field)
-			if err != nil {
-				continue
-			}
-			n, _ := io.Copy(io.Discard, f)
-			f.Close()
-			out += fmt.Sprintf("<p>Uploaded %s: %s (%d bytes)</p>", field, html.EscapeString(h.Filename), n)
-		}
-		if out == "" {
-			out = "<p>Nothing uploaded</p>"
-		}
-		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Uploaded</title></head><body><main>%s</main></body></html>`, out)
-	})
-	return mux
-}
+// reportCSV is what the fixture site's download link serves.
+const reportCSV = fixtures.ReportCSV
