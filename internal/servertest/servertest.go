@@ -161,23 +161,42 @@ func StartHTTP(t testing.TB, args []string, env []string) *Server {
 type Client struct {
 	*client.Client
 	Init *mcp.InitializeResult
+
+	stderr func() string
+}
+
+// Stderr is what the server wrote to stderr so far: the child's stderr on
+// stdio, the server process's on HTTP when Connect started it, else "".
+func (c *Client) Stderr() string {
+	if c.stderr == nil {
+		return ""
+	}
+	return c.stderr()
 }
 
 // Connect starts a server on the transport and returns an initialized client.
 func Connect(t testing.TB, tr Transport, o Options) *Client {
 	t.Helper()
 	if tr == HTTP {
-		return ConnectHTTP(t, StartHTTP(t, o.Args, o.Env).URL, o)
+		srv := StartHTTP(t, o.Args, o.Env)
+		c := ConnectHTTP(t, srv.URL, o)
+		c.stderr = srv.Stderr
+		return c
 	}
-	tp := transport.NewStdioWithOptions(Binary(t), append(baseEnv(t), o.Env...), append([]string{"serve"}, o.Args...))
+	stderr := &syncBuffer{}
+	tp := transport.NewStdioWithOptions(Binary(t), append(baseEnv(t), o.Env...), append([]string{"serve"}, o.Args...),
+		transport.WithCommandStderrWriter(stderr))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := tp.Start(context.Background()); err != nil {
+	c := client.NewClient(tp, clientOptions(o)...)
+	// Start (not tp.Start) so the client's notification and request
+	// handlers are installed on the transport: without them OnNotification
+	// never hears notifications/progress over stdio.
+	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewClient(tp, clientOptions(o)...)
 	t.Cleanup(func() { _ = c.Close() })
-	return &Client{Client: c, Init: initialize(ctx, t, c, o)}
+	return &Client{Client: c, Init: initialize(ctx, t, c, o), stderr: stderr.String}
 }
 
 // ConnectHTTP connects a client to a running server's /mcp URL.
@@ -273,6 +292,12 @@ func ToolNames(t testing.TB, c client.MCPClient) []string {
 type syncBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
 }
 
 func (s *syncBuffer) WriteString(v string) {
