@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -128,8 +130,9 @@ func (f *flowTools) run(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if err != nil {
 		return nil, err
 	}
-	progress := progressSender(ctx, req)
+	progress, delivered := progressSender(ctx, req)
 	rep, err := flows.Run(ctx, flow, params, f.call, progress)
+	delivered()
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +149,18 @@ func (f *flowTools) run(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		return nil, refusal.New(fmt.Sprintf("run_flow %s stopped: %s", name, rep.Failed),
 			fmt.Sprintf("Get the repair_flow prompt with flow=%q to fix it, then save_flow the corrected document.\n%s", name, body))
 	}
-	return mcp.NewToolResultStructured(rep, fmt.Sprintf("run_flow %s: all %d steps done in %d ms.\n%s", name, len(rep.Steps), rep.Millis, body)), nil
+	done := fmt.Sprintf("all %d steps done", len(rep.Steps))
+	if rep.Continued > 0 {
+		// "all steps done" would hide a failure the flow chose to step over.
+		var failed []string
+		for i, st := range rep.Steps {
+			if st.Status == "failed-continued" {
+				failed = append(failed, flow.Label(i))
+			}
+		}
+		done = fmt.Sprintf("%d steps done; %s failed and the run continued (onError: continue)", len(rep.Steps), strings.Join(failed, ", "))
+	}
+	return mcp.NewToolResultStructured(rep, fmt.Sprintf("run_flow %s: %s in %d ms.\n%s", name, done, rep.Millis, body)), nil
 }
 
 // call runs one step through the page tool's own handler.
@@ -172,21 +186,130 @@ func (f *flowTools) call(ctx context.Context, tool string, args map[string]any) 
 }
 
 // progressSender sends notifications/progress for a request that asked for
-// them with a progress token.
-func progressSender(ctx context.Context, req mcp.CallToolRequest) flows.Progress {
+// them with a progress token. The second function waits, briefly, until
+// the notifications sent have been written to the client, so that the
+// result does not overtake (over Streamable HTTP: drop) the last one; call
+// it before returning the result.
+func progressSender(ctx context.Context, req mcp.CallToolRequest) (flows.Progress, func()) {
+	none := func() {}
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return nil
+		return nil, none
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
 	if srv == nil {
-		return nil
+		return nil, none
 	}
-	return func(done, total int, message string) {
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+	sent := 0
+	send := func(done, total int, message string) {
+		err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 			"progressToken": token, "progress": done, "total": total, "message": message,
 		})
+		if err == nil {
+			sent++
+		}
 	}
+	return send, func() { awaitDelivery(ctx, sent) }
+}
+
+// deliveryWait bounds how long run_flow holds its result for its progress
+// notifications to be written.
+const deliveryWait = 100 * time.Millisecond
+
+// awaitDelivery returns once the session's notification queue is empty and,
+// over HTTP, the response stream has been flushed once per notification, or
+// after deliveryWait.
+//
+// It works around a race in mcp-go's Streamable HTTP server (v1.2.1,
+// handlePost): its forwarder takes a notification off the session's queue
+// and then waits for the response lock; when the handler returns first, the
+// response path takes the lock, finds the queue empty, marks the request
+// done, and the forwarder then drops the notification it holds. That lost
+// the last progress notification of nearly every run_flow. The forwarder
+// flushes after writing each notification, so counting flushes on the POST
+// (TrackProgress) tells when they are all on the wire. When a standalone GET
+// stream took some of them instead, the count falls short and the wait
+// ends at deliveryWait.
+func awaitDelivery(ctx context.Context, sent int) {
+	if sent == 0 {
+		return
+	}
+	deadline := time.Now().Add(deliveryWait)
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		for len(s.NotificationChannel()) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if c, ok := ctx.Value(flushKey{}).(*flushCount); ok {
+		c.wait(ctx, sent, deadline)
+	}
+}
+
+type flushKey struct{}
+
+// flushCount counts the flushes of one HTTP response.
+type flushCount struct {
+	mu      sync.Mutex
+	n       int
+	changed chan struct{} // closed and replaced at every flush
+}
+
+func (c *flushCount) inc() {
+	c.mu.Lock()
+	c.n++
+	close(c.changed)
+	c.changed = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// wait returns once there were at least n flushes, ctx ended or the deadline passed.
+func (c *flushCount) wait(ctx context.Context, n int, deadline time.Time) {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for {
+		c.mu.Lock()
+		got, changed := c.n, c.changed
+		c.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-changed:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+type flushWriter struct {
+	http.ResponseWriter
+	flusher http.Flusher
+	count   *flushCount
+}
+
+func (w *flushWriter) Flush() {
+	w.flusher.Flush()
+	w.count.inc()
+}
+
+// Unwrap lets http.ResponseController reach the connection (write deadlines).
+func (w *flushWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TrackProgress wraps the Streamable HTTP endpoint so that run_flow can
+// tell when its progress notifications have been written to the POST's
+// event stream (see awaitDelivery).
+func TrackProgress(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, ok := w.(http.Flusher)
+		if !ok || r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		c := &flushCount{changed: make(chan struct{})}
+		next.ServeHTTP(&flushWriter{ResponseWriter: w, flusher: f, count: c}, r.WithContext(context.WithValue(r.Context(), flushKey{}, c)))
+	})
 }
 
 // Bind attaches flow://flows and flow://flows/{name} to the table.

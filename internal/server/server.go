@@ -293,7 +293,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkSetting(stream))
+	mux.Handle("/mcp", checkSetting(tools.TrackProgress(stream)))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
 	return s.cfg.Tokens.Middleware(keepURIPaths(mux))
