@@ -1,0 +1,640 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/callers"
+	"github.com/selenium-flow/selenium-flow/internal/fixtures"
+	"github.com/selenium-flow/selenium-flow/internal/flows"
+	"github.com/selenium-flow/selenium-flow/internal/servertest"
+)
+
+// secretValue is the password FLOW_SECRETS binds as "login" on 127.0.0.1.
+// It must reach the page and nothing else.
+const secretValue = "kumquat-Secret 4417"
+
+func needChromium(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("chromedriver"); err != nil {
+		t.Skip("chromedriver is not on PATH")
+	}
+}
+
+// secretsEnv writes a FLOW_SECRETS file binding secretValue as "login" on
+// 127.0.0.1 for each principal.
+func secretsEnv(t testing.TB, principals ...string) []string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("# principal name site value\n")
+	for _, p := range principals {
+		fmt.Fprintf(&b, "%s login 127.0.0.1 %s\n", p, secretValue)
+	}
+	path := filepath.Join(t.TempDir(), "secrets")
+	assert.NilError(t, os.WriteFile(path, []byte(b.String()), 0o600))
+	return []string{"FLOW_SECRETS=" + path}
+}
+
+func step(tool, id string, args map[string]any) map[string]any {
+	s := map[string]any{"tool": tool}
+	if args != nil {
+		s["args"] = args
+	}
+	if id != "" {
+		s["id"] = id
+	}
+	return s
+}
+
+func label(l string) map[string]any { return map[string]any{"label": l} }
+
+// loginFlow signs in to the fixture site: the email a parameter, the
+// password the secret "login".
+func loginFlow(name string) map[string]any {
+	return map[string]any{
+		"name":        name,
+		"description": "Sign in to the fixture site.",
+		"parameters": []any{
+			map[string]any{"name": "base_url", "required": true, "description": "scheme://host:port of the site"},
+			map[string]any{"name": "email", "required": true},
+		},
+		"steps": []any{
+			step("navigate", "open", map[string]any{"url": "{{base_url}}/login"}),
+			step("write", "email", map[string]any{"locator": label("Email"), "text": "{{email}}"}),
+			step("write", "password", map[string]any{"locator": label("Password"), "secret": "login"}),
+			step("click", "submit", map[string]any{"locator": map[string]any{"role": "button", "name": "Sign in"}}),
+			step("wait_for", "welcome", map[string]any{"text": "Welcome {{email}}"}),
+			step("assert", "title", map[string]any{"title": "^Welcome$"}),
+		},
+	}
+}
+
+var loginIDs = []string{"open", "email", "password", "submit", "welcome", "title"}
+
+// notes collects the notifications/progress a client receives.
+type notes struct {
+	mu  sync.Mutex
+	got []map[string]any
+}
+
+func listen(c *servertest.Client) *notes {
+	n := &notes{}
+	c.OnNotification(func(m mcp.JSONRPCNotification) {
+		if m.Method != "notifications/progress" {
+			return
+		}
+		n.mu.Lock()
+		n.got = append(n.got, m.Params.AdditionalFields)
+		n.mu.Unlock()
+	})
+	return n
+}
+
+// await returns the notifications for token once there are want of them,
+// or what there is after a few seconds.
+func (n *notes) await(token string, want int) []map[string]any {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n.mu.Lock()
+		var out []map[string]any
+		for _, p := range n.got {
+			if p["progressToken"] == token {
+				out = append(out, p)
+			}
+		}
+		n.mu.Unlock()
+		if len(out) >= want || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// runFlow calls run_flow asking for progress under token.
+func runFlow(t testing.TB, c *servertest.Client, name string, params map[string]any, token string) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "run_flow"
+	req.Params.Arguments = map[string]any{"name": name, "params": params}
+	if token != "" {
+		req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	}
+	res, err := c.CallTool(ctx, req)
+	assert.NilError(t, err, "run_flow %s: transport error", name)
+	return res
+}
+
+// reportOf reads the per-step report: the JSON after run_flow's first line,
+// which is also the structured content of a successful run.
+func reportOf(t testing.TB, res *mcp.CallToolResult) flows.Report {
+	t.Helper()
+	_, body, ok := strings.Cut(servertest.Text(res), "\n")
+	assert.Assert(t, ok, "no report in %q", servertest.Text(res))
+	var rep flows.Report
+	assert.NilError(t, json.Unmarshal([]byte(body), &rep), body)
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		assert.NilError(t, err)
+		var structured flows.Report
+		assert.NilError(t, json.Unmarshal(b, &structured))
+		assert.Check(t, is.DeepEqual(structured, rep))
+	}
+	return rep
+}
+
+func statuses(rep flows.Report) []string {
+	var out []string
+	for _, s := range rep.Steps {
+		out = append(out, s.Status)
+	}
+	return out
+}
+
+// read reads a resource natively.
+func readText(t testing.TB, c *servertest.Client, uri string) (string, error) {
+	t.Helper()
+	req := mcp.ReadResourceRequest{}
+	req.Params.URI = uri
+	res, err := c.ReadResource(context.Background(), req)
+	if err != nil {
+		return "", err
+	}
+	assert.Assert(t, is.Len(res.Contents, 1))
+	tc, ok := res.Contents[0].(mcp.TextResourceContents)
+	assert.Assert(t, ok, "%s is not text", uri)
+	return tc.Text, nil
+}
+
+func readOK(t testing.TB, c *servertest.Client, uri string) string {
+	t.Helper()
+	text, err := readText(t, c, uri)
+	assert.NilError(t, err, "resources/read %s", uri)
+	return text
+}
+
+func flowList(t testing.TB, text string) []flows.Summary {
+	t.Helper()
+	var l struct {
+		Flows []flows.Summary `json:"flows"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(text), &l), text)
+	return l.Flows
+}
+
+func flowOK(t testing.TB, c *servertest.Client, tool string, args map[string]any) string {
+	t.Helper()
+	res := servertest.Call(t, c, tool, args)
+	assert.Assert(t, !res.IsError, "%s: %s", tool, servertest.Text(res))
+	return servertest.Text(res)
+}
+
+func flowRefused(t testing.TB, c *servertest.Client, tool string, args map[string]any) string {
+	t.Helper()
+	res := servertest.Call(t, c, tool, args)
+	assert.Assert(t, res.IsError, "%s was not refused: %s", tool, servertest.Text(res))
+	return servertest.Text(res)
+}
+
+// sameJSON reports whether two values marshal to the same JSON document.
+func sameJSON(t testing.TB, a, b any) is.Comparison {
+	t.Helper()
+	norm := func(v any) any {
+		var raw []byte
+		if s, ok := v.(string); ok {
+			raw = []byte(s)
+		} else {
+			var err error
+			raw, err = json.Marshal(v)
+			assert.NilError(t, err)
+		}
+		var out any
+		assert.NilError(t, json.Unmarshal(raw, &out), string(raw))
+		return out
+	}
+	return is.DeepEqual(norm(a), norm(b))
+}
+
+// TestFlowRoundTrip: save, list natively and through the mirror, read the
+// stored document, run with parameters and receive one progress
+// notification per step, then the per-step report; the page shows the
+// parameter and the digest of the secret typed by the flow. Over stdio and
+// HTTP, on the handshake protocol and on the stateless one.
+func TestFlowRoundTrip(t *testing.T) {
+	needChromium(t)
+	base := fixtures.Serve(t)
+	for _, tr := range servertest.Transports {
+		for _, proto := range []string{servertest.Legacy, ""} {
+			name := string(tr) + "/" + proto
+			if proto == "" {
+				name = string(tr) + "/stateless"
+			}
+			t.Run(name, func(t *testing.T) {
+				c := servertest.Connect(t, tr, servertest.Options{
+					Protocol: proto,
+					Args:     []string{"--resources", "off"},
+					Env:      secretsEnv(t, callers.Local),
+				})
+				if proto == "" {
+					assert.Equal(t, c.ProtocolVersion(), mcp.LATEST_PROTOCOL_VERSION, "the stateless protocol was not negotiated")
+				}
+				progress := listen(c)
+				flowOK(t, c, "open_session", map[string]any{"url": base + "/article"})
+
+				doc := loginFlow("login")
+				saved := flowOK(t, c, "save_flow", map[string]any{"document": doc})
+				assert.Check(t, is.Contains(saved, "Saved the flow login (6 steps) at flow://flows/login"))
+
+				native := readOK(t, c, "flow://flows")
+				assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows"}), native), "the mirror lists what resources/read does")
+				list := flowList(t, native)
+				assert.Check(t, is.DeepEqual(list, []flows.Summary{{
+					Name: "login", URI: "flow://flows/login", Description: "Sign in to the fixture site.", Steps: 6, Owner: callers.Local,
+					Parameters: []flows.ParamBrief{{Name: "base_url", Type: "string", Required: true}, {Name: "email", Type: "string", Required: true}},
+				}}))
+				assert.Check(t, sameJSON(t, readOK(t, c, "flow://flows/login"), doc), "the stored document is the one saved")
+				assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows/login"}), doc))
+
+				email := "ada@example.com"
+				res := runFlow(t, c, "login", map[string]any{"base_url": base, "email": email}, "t1")
+				assert.Assert(t, !res.IsError, servertest.Text(res))
+				assert.Check(t, is.Contains(servertest.Text(res), "run_flow login: all 6 steps done"))
+				rep := reportOf(t, res)
+				assert.Check(t, rep.OK)
+				assert.Check(t, is.Equal(rep.Flow, "login"))
+				assert.Check(t, is.DeepEqual(statuses(rep), []string{"ok", "ok", "ok", "ok", "ok", "ok"}))
+				for i, s := range rep.Steps {
+					assert.Check(t, is.Equal(s.Step, i+1))
+					assert.Check(t, is.Equal(s.ID, loginIDs[i]))
+					assert.Check(t, s.Result != "", "step %d has no result", i+1)
+				}
+				assert.Check(t, is.Contains(rep.Steps[1].Result, fmt.Sprintf("Typed %d characters", len(email))))
+				assert.Check(t, is.Contains(rep.Steps[2].Result, `Typed the secret "login"`))
+
+				got := progress.await("t1", 6)
+				assert.Assert(t, is.Len(got, 6), "one progress notification per step: %v", got)
+				for i, p := range got {
+					assert.Check(t, is.Equal(p["progress"], float64(i+1)))
+					assert.Check(t, is.Equal(p["total"], float64(6)))
+					msg, _ := p["message"].(string)
+					assert.Check(t, strings.HasPrefix(msg, fmt.Sprintf("step %d (%s) ok: ", i+1, loginIDs[i])), msg)
+				}
+
+				page := flowOK(t, c, "outline", nil)
+				assert.Check(t, is.Contains(page, "Welcome "+email))
+				assert.Check(t, is.Contains(page, "Password digest: "+fixtures.PasswordDigest(secretValue)), "the secret reached the page")
+
+				// Without a progress token the run works the same and nothing is sent.
+				res = runFlow(t, c, "login", map[string]any{"base_url": base, "email": "grace@example.com"}, "")
+				assert.Assert(t, !res.IsError, servertest.Text(res))
+				assert.Check(t, is.Len(progress.await("t1", 7), 6))
+			})
+		}
+	}
+}
+
+// TestFlowFailingStep: a step that fails stops the run with an isError
+// result naming the step, its id, the error and repair_flow, the rest
+// skipped; with onError: continue the run goes on and succeeds, the step
+// marked.
+func TestFlowFailingStep(t *testing.T) {
+	needChromium(t)
+	base := fixtures.Serve(t)
+	flow := func(name, onError string) map[string]any {
+		ghost := step("click", "ghost", map[string]any{"locator": map[string]any{"text": "No Such Button Anywhere"}})
+		if onError != "" {
+			ghost["onError"] = onError
+		}
+		return map[string]any{"name": name, "steps": []any{
+			step("navigate", "open", map[string]any{"url": base + "/login"}),
+			ghost,
+			step("assert", "still-there", map[string]any{"title": "Sign in"}),
+		}}
+	}
+	for _, tr := range servertest.Transports {
+		t.Run(string(tr), func(t *testing.T) {
+			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy})
+			progress := listen(c)
+			flowOK(t, c, "open_session", nil)
+			flowOK(t, c, "save_flow", map[string]any{"document": flow("broken", "")})
+			flowOK(t, c, "save_flow", map[string]any{"document": flow("tolerant", "continue")})
+
+			res := runFlow(t, c, "broken", nil, "b")
+			assert.Assert(t, res.IsError, servertest.Text(res))
+			text := servertest.Text(res)
+			first, _, _ := strings.Cut(text, "\n")
+			assert.Check(t, is.Contains(first, "run_flow broken stopped: step 2 (ghost) failed: "))
+			assert.Check(t, is.Contains(first, "No Such Button Anywhere"), "the error names the locator")
+			assert.Check(t, is.Contains(first, `repair_flow prompt with flow="broken"`))
+			rep := reportOf(t, res)
+			assert.Check(t, !rep.OK)
+			assert.Check(t, is.DeepEqual(statuses(rep), []string{"ok", "failed", "skipped"}))
+			assert.Check(t, is.Equal(rep.Steps[1].ID, "ghost"))
+			assert.Check(t, rep.Steps[1].Result != "")
+			assert.Check(t, is.Contains(first, rep.Steps[1].Result), "the sentence carries the step's error")
+			assert.Check(t, is.Equal(rep.Steps[2].ID, "still-there"))
+			assert.Check(t, is.Equal(rep.Failed, "step 2 (ghost) failed: "+rep.Steps[1].Result))
+			got := progress.await("b", 2)
+			assert.Assert(t, is.Len(got, 2), "progress for the steps that ran: %v", got)
+			assert.Check(t, is.Equal(got[1]["total"], float64(3)))
+			assert.Check(t, strings.HasPrefix(got[1]["message"].(string), "step 2 (ghost) failed: "))
+
+			res = runFlow(t, c, "tolerant", nil, "c")
+			assert.Assert(t, !res.IsError, servertest.Text(res))
+			rep = reportOf(t, res)
+			assert.Check(t, rep.OK)
+			assert.Check(t, is.Equal(rep.Continued, 1))
+			assert.Check(t, is.DeepEqual(statuses(rep), []string{"ok", "failed-continued", "ok"}))
+			assert.Check(t, is.Contains(rep.Steps[1].Result, "No Such Button Anywhere"))
+			first, _, _ = strings.Cut(servertest.Text(res), "\n")
+			assert.Check(t, is.Contains(first, "step 2 (ghost) failed and the run continued"), first)
+			assert.Check(t, is.Len(progress.await("c", 3), 3))
+		})
+	}
+}
+
+// TestSaveFlowRefusals: documents that do not fit flow://schema are refused
+// over the wire with the JSON path of the problem, and nothing is saved:
+// not a new flow, not over an existing one.
+func TestSaveFlowRefusals(t *testing.T) {
+	good := map[string]any{"name": "login", "steps": []any{step("outline", "", nil)}}
+	cases := []struct {
+		name string
+		doc  map[string]any
+		want []string
+	}{
+		{"bad tool name", map[string]any{"name": "login", "steps": []any{map[string]any{"tool": "hover"}}},
+			[]string{"at /steps/0/tool: ", "'navigate'"}},
+		{"page tool outside flows", map[string]any{"name": "login", "steps": []any{map[string]any{"tool": "open_session"}}},
+			[]string{"at /steps/0/tool: "}},
+		{"missing steps", map[string]any{"name": "login"},
+			[]string{"at /: ", "steps"}},
+		{"empty steps", map[string]any{"name": "login", "steps": []any{}},
+			[]string{"at /steps: "}},
+		{"undeclared parameter", map[string]any{"name": "login", "steps": []any{step("navigate", "", map[string]any{"url": "{{base_url}}/login"})}},
+			[]string{"at /steps/0/args: {{base_url}} is not a declared parameter (declared: none)"}},
+		{"extra property", map[string]any{"name": "login", "steps": []any{step("outline", "", nil)}, "colour": "red"},
+			[]string{"at /: ", "colour"}},
+		{"extra step property", map[string]any{"name": "login", "steps": []any{map[string]any{"tool": "outline", "wait": 3}}},
+			[]string{"at /steps/0: ", "wait"}},
+		{"bad name", map[string]any{"name": "Log In", "steps": []any{step("outline", "", nil)}},
+			[]string{"at /name: "}},
+	}
+	for _, tr := range servertest.Transports {
+		t.Run(string(tr), func(t *testing.T) {
+			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy})
+			flowOK(t, c, "save_flow", map[string]any{"document": good})
+			list, stored := readOK(t, c, "flow://flows"), readOK(t, c, "flow://flows/login")
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					text := flowRefused(t, c, "save_flow", map[string]any{"document": tc.doc})
+					for _, w := range tc.want {
+						assert.Check(t, is.Contains(text, w))
+					}
+					assert.Check(t, is.Contains(text, "flow://schema"))
+					assert.Check(t, is.Equal(readOK(t, c, "flow://flows"), list), "nothing was saved")
+					assert.Check(t, is.Equal(readOK(t, c, "flow://flows/login"), stored), "the flow of that name is untouched")
+				})
+			}
+			_, err := readText(t, c, "flow://flows/log-in")
+			assert.Check(t, err != nil, "a refused name is not stored")
+		})
+	}
+}
+
+// TestFlowIsolation: over HTTP with two tokens, bob neither sees, reads,
+// runs, completes nor deletes alice's private flow; alice's shared flow is
+// listed for bob with its owner, readable and runnable by him, and his
+// delete_flow is refused naming her.
+func TestFlowIsolation(t *testing.T) {
+	needChromium(t)
+	base := fixtures.Serve(t)
+	const aliceToken, bobToken = "alice-token-0123456789abcdef", "bob-token-0123456789abcdef"
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	assert.NilError(t, os.WriteFile(tokens, []byte(aliceToken+" alice\n"+bobToken+" bob\n"), 0o600))
+	srv := servertest.StartHTTP(t, nil, append(secretsEnv(t, "alice", "bob"), "FLOW_TOKENS="+tokens))
+	as := func(token string) *servertest.Client {
+		return servertest.ConnectHTTP(t, srv.URL, servertest.Options{Protocol: servertest.Legacy, Headers: map[string]string{"Authorization": "Bearer " + token}})
+	}
+	alice, bob := as(aliceToken), as(bobToken)
+
+	private := map[string]any{"name": "alice-flow", "steps": []any{
+		step("navigate", "", map[string]any{"url": base + "/admin"}),
+		step("assert", "", map[string]any{"text": "user7@example.com"}),
+	}}
+	shared := loginFlow("team-login")
+	shared["shared"] = true
+	flowOK(t, alice, "save_flow", map[string]any{"document": private})
+	flowOK(t, alice, "save_flow", map[string]any{"document": shared})
+
+	names := func(c *servertest.Client) map[string]string {
+		owners := map[string]string{}
+		for _, f := range flowList(t, readOK(t, c, "flow://flows")) {
+			owners[f.Name] = f.Owner
+		}
+		return owners
+	}
+	assert.Check(t, is.DeepEqual(names(alice), map[string]string{"alice-flow": "alice", "team-login": "alice"}))
+	assert.Check(t, is.DeepEqual(names(bob), map[string]string{"team-login": "alice"}))
+	for _, f := range flowList(t, readOK(t, bob, "flow://flows")) {
+		assert.Check(t, f.Shared, "%s is listed for bob but not shared", f.Name)
+	}
+
+	_, err := readText(t, bob, "flow://flows/alice-flow")
+	assert.Check(t, err != nil, "bob read alice's private flow")
+	assert.Check(t, err != nil && !strings.Contains(err.Error(), base), "the refusal shows nothing of the flow: %v", err)
+	flowOK(t, bob, "open_session", nil)
+	res := runFlow(t, bob, "alice-flow", nil, "")
+	assert.Check(t, res.IsError, "bob ran alice's private flow: %s", servertest.Text(res))
+	assert.Check(t, is.Contains(servertest.Text(res), `no flow named "alice-flow"`))
+	text := flowRefused(t, bob, "delete_flow", map[string]any{"name": "alice-flow"})
+	assert.Check(t, is.Contains(text, `no flow named "alice-flow"`))
+	assert.Check(t, is.Contains(names(alice), "alice-flow"), "bob deleted alice's flow")
+	assert.Check(t, is.DeepEqual(complete(t, bob, ""), []string{"team-login"}))
+	assert.Check(t, is.DeepEqual(complete(t, alice, ""), []string{"alice-flow", "team-login"}))
+	_, err = bob.GetPrompt(context.Background(), promptRequest("repair_flow", map[string]string{"flow": "alice-flow"}))
+	assert.Check(t, err != nil, "bob got a repair prompt for alice's private flow")
+
+	assert.Check(t, sameJSON(t, readOK(t, bob, "flow://flows/team-login"), shared))
+	res = runFlow(t, bob, "team-login", map[string]any{"base_url": base, "email": "bob@example.com"}, "")
+	assert.Assert(t, !res.IsError, servertest.Text(res))
+	assert.Check(t, is.Contains(flowOK(t, bob, "outline", nil), "Welcome bob@example.com"), "bob's run is in bob's browser")
+	text = flowRefused(t, bob, "delete_flow", map[string]any{"name": "team-login"})
+	assert.Check(t, is.Contains(text, "shared by alice"))
+	assert.Check(t, is.Contains(names(alice), "team-login"))
+	assert.Check(t, is.Contains(names(bob), "team-login"))
+
+	// alice's browser was never touched by bob's run.
+	assert.Check(t, !strings.Contains(flowOK(t, alice, "open_session", nil), "Welcome"))
+	flowOK(t, alice, "delete_flow", map[string]any{"name": "team-login"})
+	assert.Check(t, is.DeepEqual(names(bob), map[string]string{}))
+}
+
+func promptRequest(name string, args map[string]string) mcp.GetPromptRequest {
+	req := mcp.GetPromptRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	return req
+}
+
+func promptText(t testing.TB, c *servertest.Client, name string, args map[string]string) string {
+	t.Helper()
+	res, err := c.GetPrompt(context.Background(), promptRequest(name, args))
+	assert.NilError(t, err, "prompts/get %s", name)
+	var parts []string
+	for _, m := range res.Messages {
+		if tc, ok := m.Content.(mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return res.Description + "\n" + strings.Join(parts, "\n")
+}
+
+// complete completes repair_flow's flow argument.
+func complete(t testing.TB, c *servertest.Client, prefix string) []string {
+	t.Helper()
+	req := mcp.CompleteRequest{}
+	req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: "repair_flow"}
+	req.Params.Argument = mcp.CompleteArgument{Name: "flow", Value: prefix}
+	res, err := c.Complete(context.Background(), req)
+	assert.NilError(t, err)
+	return res.Completion.Values
+}
+
+// TestFlowSecretsNeverShown: a flow types the FLOW_SECRETS value into the
+// password field (the page's digest of what arrived proves it), and the
+// value appears in no tool result, outline, stored document, report,
+// progress message, prompt or server stderr; a document holding the value
+// itself is refused.
+func TestFlowSecretsNeverShown(t *testing.T) {
+	needChromium(t)
+	base := fixtures.Serve(t)
+	for _, tr := range servertest.Transports {
+		t.Run(string(tr), func(t *testing.T) {
+			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy, Env: secretsEnv(t, callers.Local)})
+			progress := listen(c)
+			var seen []string
+			keep := func(what, text string) {
+				assert.Check(t, text != "", "%s is empty", what)
+				seen = append(seen, what+":\n"+text)
+			}
+			keep("open_session", flowOK(t, c, "open_session", map[string]any{"url": base + "/login"}))
+			keep("save login", flowOK(t, c, "save_flow", map[string]any{"document": loginFlow("login")}))
+			stuck := loginFlow("login-stuck")
+			steps := stuck["steps"].([]any)
+			stuck["steps"] = append(slices.Clone(steps[:3]), step("click", "ghost", map[string]any{"locator": label("Password confirmation")}))
+			keep("save stuck", flowOK(t, c, "save_flow", map[string]any{"document": stuck}))
+
+			res := runFlow(t, c, "login", map[string]any{"base_url": base, "email": "ada@example.com"}, "p")
+			assert.Assert(t, !res.IsError, servertest.Text(res))
+			keep("run login", servertest.Text(res))
+			b, _ := json.Marshal(res.StructuredContent)
+			keep("run login structured", string(b))
+			page := flowOK(t, c, "outline", nil)
+			assert.Check(t, is.Contains(page, "Password digest: "+fixtures.PasswordDigest(secretValue)), "the secret reached the page")
+			keep("outline after", page)
+
+			res = runFlow(t, c, "login-stuck", map[string]any{"base_url": base, "email": "ada@example.com"}, "p2")
+			assert.Assert(t, res.IsError, servertest.Text(res))
+			keep("run stuck", servertest.Text(res))
+			keep("outline of the filled form", flowOK(t, c, "outline", nil))
+			keep("screenshot", flowOK(t, c, "screenshot", nil))
+			keep("print html", flowOK(t, c, "print", map[string]any{"format": "html", "filename": "form.html"}))
+			keep("kept html", readOK(t, c, "session://files/form.html"))
+
+			for _, uri := range []string{"flow://flows", "flow://flows/login", "flow://flows/login-stuck", "secret://secrets", "session://current"} {
+				keep(uri, readOK(t, c, uri))
+			}
+			repair := promptText(t, c, "repair_flow", map[string]string{"flow": "login-stuck"})
+			assert.Check(t, is.Contains(repair, "Its last run stopped: step 4 (ghost) failed"))
+			keep("repair_flow", repair)
+			keep("build_flow", promptText(t, c, "build_flow", map[string]string{"goal": "sign in"}))
+			for _, p := range append(progress.await("p", 6), progress.await("p2", 4)...) {
+				keep("progress", fmt.Sprint(p["message"]))
+			}
+
+			leaky := loginFlow("leaky")
+			leaky["steps"].([]any)[2] = step("write", "password", map[string]any{"locator": label("Password"), "text": secretValue})
+			text := flowRefused(t, c, "save_flow", map[string]any{"document": leaky})
+			assert.Check(t, is.Contains(text, "contains the value of one of your secrets"))
+			keep("leaky refusal", text)
+			asParam := loginFlow("leaky-default")
+			asParam["parameters"] = append(asParam["parameters"].([]any), map[string]any{"name": "pw", "default": "x " + secretValue + " y"})
+			keep("leaky default refusal", flowRefused(t, c, "save_flow", map[string]any{"document": asParam}))
+			_, err := readText(t, c, "flow://flows/leaky")
+			assert.Check(t, err != nil, "the leaky flow was saved")
+
+			keep("stderr", c.Stderr()+"(end)")
+			for _, s := range seen {
+				what, _, _ := strings.Cut(s, ":\n")
+				assert.Check(t, !strings.Contains(s, secretValue), "the secret's value is in %s:\n%s", what, s)
+			}
+		})
+	}
+}
+
+// TestFlowPrompts: prompts/list offers build_flow and repair_flow;
+// repair_flow's flow argument completes from the caller's flows; after a
+// failed run repair_flow carries the failure sentence; build_flow names
+// flow://schema and save_flow.
+func TestFlowPrompts(t *testing.T) {
+	needChromium(t)
+	c := servertest.Connect(t, servertest.Stdio, servertest.Options{Protocol: servertest.Legacy})
+	list, err := c.ListPrompts(context.Background(), mcp.ListPromptsRequest{})
+	assert.NilError(t, err)
+	prompts := map[string]mcp.Prompt{}
+	for _, p := range list.Prompts {
+		prompts[p.Name] = p
+	}
+	for name, arg := range map[string]string{"build_flow": "goal", "repair_flow": "flow"} {
+		p, found := prompts[name]
+		assert.Assert(t, found, "prompts/list has no %s", name)
+		assert.Check(t, is.Len(p.Arguments, 1))
+		assert.Check(t, is.Equal(p.Arguments[0].Name, arg))
+		assert.Check(t, p.Arguments[0].Required)
+	}
+
+	for _, name := range []string{"logout", "login", "report"} {
+		flowOK(t, c, "save_flow", map[string]any{"document": map[string]any{"name": name, "steps": []any{
+			step("assert", "check", map[string]any{"text": "Nothing like this is on the page"}),
+		}}})
+	}
+	assert.Check(t, is.DeepEqual(complete(t, c, "lo"), []string{"login", "logout"}))
+	assert.Check(t, is.DeepEqual(complete(t, c, ""), []string{"login", "logout", "report"}))
+	assert.Check(t, is.DeepEqual(complete(t, c, "x"), []string{}))
+
+	before := promptText(t, c, "repair_flow", map[string]string{"flow": "report"})
+	assert.Check(t, is.Contains(before, "no failed run recorded"))
+	flowOK(t, c, "open_session", nil)
+	res := runFlow(t, c, "report", nil, "")
+	assert.Assert(t, res.IsError)
+	rep := reportOf(t, res)
+	repair := promptText(t, c, "repair_flow", map[string]string{"flow": "report"})
+	assert.Check(t, is.Contains(repair, "Its last run stopped: "+rep.Failed))
+	assert.Check(t, is.Contains(repair, "flow://flows/report"))
+	assert.Check(t, is.Contains(repair, `"Nothing like this is on the page"`), "the document is in the prompt")
+	assert.Check(t, is.Contains(repair, "save_flow"))
+	_, err = c.GetPrompt(context.Background(), promptRequest("repair_flow", map[string]string{"flow": "nope"}))
+	assert.Check(t, err != nil)
+
+	build := promptText(t, c, "build_flow", map[string]string{"goal": "download this month's invoice"})
+	for _, want := range []string{"download this month's invoice", "flow://schema", "save_flow", "run_flow", "secret"} {
+		assert.Check(t, is.Contains(build, want))
+	}
+	_, err = c.GetPrompt(context.Background(), promptRequest("build_flow", map[string]string{}))
+	assert.Check(t, err != nil, "build_flow without a goal")
+}
