@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path"
 	"regexp"
 	"strconv"
@@ -243,8 +244,29 @@ func (p *pageTools) done(ctx context.Context, s *sessions.Session, what string, 
 
 var windowRE = regexp.MustCompile(`^(\d{3,5})x(\d{3,5})$`)
 
+// maxWindow is the largest window side a browser is opened with.
+const maxWindow = 8192
+
+// checkURL refuses a URL the browser would not load, before a browser is
+// asked: one without a scheme is not guessed.
+func checkURL(raw string) error {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err == nil {
+		switch strings.ToLower(u.Scheme) {
+		case "http", "https", "about", "data":
+			return nil
+		}
+	}
+	return refusal.New(fmt.Sprintf("url %q is not an absolute http or https URL.", raw), "Pass the full address, scheme included (http or https); a URL without one is not guessed.")
+}
+
 func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	opts := browser.SessionOptions{Browser: req.GetString("browser", ""), Insecure: req.GetBool("insecure", false)}
+	switch opts.Browser {
+	case "", "chrome", "chromium":
+	default:
+		return nil, refusal.New(fmt.Sprintf("browser %q is not one this server opens.", opts.Browser), `Pass "chrome" (the default) or "chromium".`)
+	}
 	if w := req.GetString("window", ""); w != "" {
 		m := windowRE.FindStringSubmatch(w)
 		if m == nil {
@@ -252,6 +274,14 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		}
 		opts.Window.Width, _ = strconv.Atoi(m[1])
 		opts.Window.Height, _ = strconv.Atoi(m[2])
+		if opts.Window.Width > maxWindow || opts.Window.Height > maxWindow {
+			return nil, refusal.New(fmt.Sprintf("window %q is larger than %dx%d.", w, maxWindow, maxWindow), "Pass e.g. 1280x800 or 390x844.")
+		}
+	}
+	if u := req.GetString("url", ""); u != "" {
+		if err := checkURL(u); err != nil {
+			return nil, err
+		}
 	}
 	principal := callers.Principal(ctx)
 	s, reopened, err := p.sessions.Open(ctx, principal, opts)
@@ -292,7 +322,13 @@ func (p *pageTools) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		}
 	}
 	if n != 1 {
-		return nil, refusal.New("navigate takes exactly one of url, back, forward or refresh.", `Pass e.g. {"url": "https://example.com/"} or {"back": true}.`)
+		// No URL in the example: refusals are scrubbed of URLs.
+		return nil, refusal.New("navigate takes exactly one of url, back, forward or refresh.", `Pass one of them, e.g. {"back": true}, or url with a full http or https address.`)
+	}
+	if u != "" {
+		if err := checkURL(u); err != nil {
+			return nil, err
+		}
 	}
 	s, err := p.session(ctx)
 	if err != nil {
@@ -588,6 +624,10 @@ func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	s, err := p.session(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.Remote() {
+		return nil, refusal.New("upload_file needs a local browser, and this server's browsers run on a Selenium Grid.",
+			"Do the upload with a selenium-flow server started without SELENIUM_URL, or skip this step; every other page tool works here.")
 	}
 	box, err := p.sessions.Files(s.Principal)
 	if err != nil {

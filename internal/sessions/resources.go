@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -163,7 +164,12 @@ func (m *Manager) readFiles(ctx context.Context, _ string, _ map[string]string) 
 
 func (m *Manager) readFolder(ctx context.Context, uri string, _ map[string]string) (resources.Content, error) {
 	folder := strings.TrimPrefix(uri, "session://files/")
-	box, err := m.box(ctx)
+	// Only the downloads folder waits for the browser's downloads: the
+	// wait is up to seconds when there are none.
+	box, err := m.files.For(callers.Principal(ctx))
+	if folder == files.Downloads {
+		box, err = m.box(ctx)
+	}
 	if err != nil {
 		return resources.Content{}, err
 	}
@@ -183,11 +189,18 @@ func (m *Manager) readFile(ctx context.Context, uri string, vars map[string]stri
 	if err != nil {
 		return resources.Content{}, fmt.Errorf("%s is not a file URI; file names are percent-encoded in session://files/{name}", uri)
 	}
-	box, err := m.box(ctx)
+	// A file already kept is read at once; only a miss waits for the
+	// browser's downloads, which may hold it.
+	box, err := m.files.For(callers.Principal(ctx))
 	if err != nil {
 		return resources.Content{}, err
 	}
 	data, f, err := box.Read(name)
+	if errors.Is(err, files.ErrNotFound) {
+		if box, err = m.box(ctx); err == nil {
+			data, f, err = box.Read(name)
+		}
+	}
 	if err != nil {
 		return resources.Content{}, err
 	}

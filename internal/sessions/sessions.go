@@ -26,9 +26,12 @@ type Manager struct {
 	idle       time.Duration
 	now        func() time.Time
 
-	startOnce sync.Once
-	driver    *browser.Driver
-	driverErr error
+	// driverMu guards driver and retired. The driver is started on the
+	// first open_session and replaced when a local one has died; a
+	// replaced driver is closed once no session of it is left.
+	driverMu sync.Mutex
+	driver   *browser.Driver
+	retired  []*browser.Driver
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -71,6 +74,7 @@ type Session struct {
 	Principal string
 	Opened    time.Time
 
+	driver   *browser.Driver // the endpoint the session runs on
 	mu       sync.Mutex
 	lastUsed time.Time
 	kept     map[string]bool // downloads already copied into kept files
@@ -89,12 +93,98 @@ func (s *Session) touch(t time.Time) {
 	s.mu.Unlock()
 }
 
+// startDriver returns the driver, starting it when there is none. A start
+// that fails is tried again on the next call, as its refusal promises.
 func (m *Manager) startDriver(ctx context.Context) (*browser.Driver, error) {
-	m.startOnce.Do(func() { m.driver, m.driverErr = browser.Start(ctx, m.driverOpts...) })
-	if m.driverErr != nil {
-		return nil, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", m.driverErr)
+	m.driverMu.Lock()
+	defer m.driverMu.Unlock()
+	if m.driver != nil {
+		return m.driver, nil
 	}
-	return m.driver, nil
+	d, err := browser.Start(ctx, m.driverOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", err)
+	}
+	m.driver = d
+	return d, nil
+}
+
+// newSession opens a browser on the driver. When a local driver cannot
+// open one (its chromedriver was killed or crashed), a fresh chromedriver
+// is started and tried; only if that one opens the session does it replace
+// the old driver, so a failure that is not the driver's (no browser binary)
+// leaves everything as it was. Replacing holds driverMu, so concurrent
+// opens agree on one fresh driver.
+func (m *Manager) newSession(ctx context.Context, opts browser.SessionOptions) (*browser.Session, *browser.Driver, error) {
+	d, err := m.startDriver(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	bs, err := d.NewSession(ctx, opts)
+	if err == nil {
+		return bs, d, nil
+	}
+	if d.Remote() || ctx.Err() != nil {
+		return nil, nil, openErr(err)
+	}
+	m.driverMu.Lock()
+	if cur := m.driver; cur != d {
+		// Another open replaced d meanwhile: use its driver.
+		m.driverMu.Unlock()
+		if cur == nil {
+			return nil, nil, openErr(err)
+		}
+		if bs, err = cur.NewSession(ctx, opts); err != nil {
+			return nil, nil, openErr(err)
+		}
+		return bs, cur, nil
+	}
+	fresh, ferr := browser.Start(ctx, m.driverOpts...)
+	if ferr != nil {
+		m.driverMu.Unlock()
+		return nil, nil, openErr(err)
+	}
+	if bs, ferr = fresh.NewSession(ctx, opts); ferr != nil {
+		m.driverMu.Unlock()
+		_ = fresh.Close()
+		// The fresh driver's reason is the one that holds now.
+		return nil, nil, openErr(ferr)
+	}
+	m.driver = fresh
+	m.retired = append(m.retired, d)
+	m.driverMu.Unlock()
+	m.closeRetired()
+	return bs, fresh, nil
+}
+
+// openErr gives a failed open the next step.
+func openErr(err error) error {
+	return fmt.Errorf("%w. Call open_session again; if it keeps failing, read knowledge://documents/troubleshooting", err)
+}
+
+// closeRetired closes the replaced drivers no session runs on any more.
+func (m *Manager) closeRetired() {
+	m.mu.Lock()
+	used := map[*browser.Driver]bool{}
+	for _, s := range m.sessions {
+		used[s.driver] = true
+	}
+	m.mu.Unlock()
+	m.driverMu.Lock()
+	var idle []*browser.Driver
+	keep := m.retired[:0]
+	for _, d := range m.retired {
+		if used[d] {
+			keep = append(keep, d)
+		} else {
+			idle = append(idle, d)
+		}
+	}
+	m.retired = keep
+	m.driverMu.Unlock()
+	for _, d := range idle {
+		_ = d.Close()
+	}
 }
 
 // Open returns the caller's session, opening one when there is none. An
@@ -108,16 +198,12 @@ func (m *Manager) Open(ctx context.Context, principal string, opts browser.Sessi
 	}
 	m.mu.Unlock()
 
-	d, err := m.startDriver(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	bs, err := d.NewSession(ctx, opts)
+	bs, d, err := m.newSession(ctx, opts)
 	if err != nil {
 		return nil, false, err
 	}
 	now := m.now()
-	s = &Session{Session: bs, Principal: principal, Opened: now, lastUsed: now, kept: map[string]bool{}}
+	s = &Session{Session: bs, Principal: principal, Opened: now, lastUsed: now, kept: map[string]bool{}, driver: d}
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -164,6 +250,7 @@ func (m *Manager) Gone(principal string, err error) {
 	m.mu.Unlock()
 	if s != nil {
 		_ = s.Session.Close()
+		m.closeRetired()
 	}
 }
 
@@ -178,7 +265,9 @@ func (m *Manager) Close(ctx context.Context, principal string) (bool, error) {
 		return false, nil
 	}
 	_, _ = m.KeepDownloads(ctx, s)
-	return true, s.Session.Close()
+	err := s.Session.Close()
+	m.closeRetired()
+	return true, err
 }
 
 // Files returns the caller's kept files.
@@ -224,6 +313,8 @@ func (m *Manager) IdleTimeout() time.Duration { return m.idle }
 
 // Remote reports whether sessions run on a remote endpoint (a Grid).
 func (m *Manager) Remote() bool {
+	m.driverMu.Lock()
+	defer m.driverMu.Unlock()
 	return m.driver != nil && m.driver.Remote()
 }
 
@@ -258,6 +349,9 @@ func (m *Manager) closeIdle() {
 		cancel()
 		_ = s.Session.Close()
 	}
+	if len(idle) > 0 {
+		m.closeRetired()
+	}
 }
 
 // Shutdown closes every session and the driver.
@@ -270,7 +364,13 @@ func (m *Manager) Shutdown() {
 	for _, s := range all {
 		_ = s.Session.Close()
 	}
-	if m.driver != nil {
-		_ = m.driver.Close()
+	m.driverMu.Lock()
+	ds := append(m.retired, m.driver)
+	m.driver, m.retired = nil, nil
+	m.driverMu.Unlock()
+	for _, d := range ds {
+		if d != nil {
+			_ = d.Close()
+		}
 	}
 }

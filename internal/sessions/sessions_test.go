@@ -1,0 +1,126 @@
+package sessions_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/files"
+	"github.com/selenium-flow/selenium-flow/internal/fixtures"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
+)
+
+// chromedrivers lists the chromedriver processes this test process started.
+func chromedrivers(t *testing.T) []int {
+	t.Helper()
+	out, _ := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "chromedriver").Output()
+	var pids []int
+	for _, f := range strings.Fields(string(out)) {
+		pid, err := strconv.Atoi(f)
+		assert.NilError(t, err)
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// TestDeadDriverIsReplaced: a chromedriver that died is replaced on the
+// next Open, callers whose sessions ran on it get a fresh one too, and the
+// dead driver is let go once no session uses it.
+func TestDeadDriverIsReplaced(t *testing.T) {
+	if _, err := exec.LookPath("chromedriver"); err != nil {
+		t.Skip("chromedriver is not on PATH")
+	}
+	site := fixtures.Serve(t)
+	store, err := files.Open(t.TempDir())
+	assert.NilError(t, err)
+	m := sessions.New(store)
+	defer m.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	a, reopened, err := m.Open(ctx, "alice", browser.SessionOptions{})
+	assert.NilError(t, err)
+	assert.Check(t, !reopened)
+	b, _, err := m.Open(ctx, "bob", browser.SessionOptions{})
+	assert.NilError(t, err)
+	assert.NilError(t, a.Navigate(site+"/login"))
+	old := chromedrivers(t)
+	assert.Assert(t, is.Len(old, 1))
+
+	assert.NilError(t, syscall.Kill(-old[0], syscall.SIGKILL))
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(old[0], 0) == nil; time.Sleep(20 * time.Millisecond) {
+		assert.Assert(t, time.Now().Before(deadline), "chromedriver is still there")
+	}
+	_, err = a.Outline(nil)
+	assert.Assert(t, errors.Is(err, browser.ErrSessionGone), "%v", err)
+	m.Gone("alice", err)
+	_, err = m.Get("alice")
+	assert.Check(t, is.ErrorContains(err, "open_session"))
+
+	// Both callers open at once: one fresh driver serves them.
+	var wg sync.WaitGroup
+	opened := map[string]*sessions.Session{}
+	var mu sync.Mutex
+	for _, p := range []string{"alice", "carol"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, _, err := m.Open(ctx, p, browser.SessionOptions{})
+			assert.Check(t, err)
+			mu.Lock()
+			opened[p] = s
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for p, s := range opened {
+		assert.Assert(t, s != nil, p)
+		assert.NilError(t, s.Navigate(site+"/controls"), p)
+		title, err := s.Title()
+		assert.NilError(t, err)
+		assert.Check(t, is.Equal(title, "Controls"))
+	}
+
+	// bob's session was on the dead driver: it fails, is dropped, and his
+	// next Open gets a browser on the live one.
+	err = b.Navigate(site + "/login")
+	assert.Assert(t, errors.Is(err, browser.ErrSessionGone), "%v", err)
+	m.Gone("bob", err)
+	b, reopened, err = m.Open(ctx, "bob", browser.SessionOptions{})
+	assert.NilError(t, err)
+	assert.Check(t, !reopened)
+	assert.NilError(t, b.Navigate(site+"/article"))
+
+	now := chromedrivers(t)
+	assert.Check(t, is.Len(now, 1), "%v", now)
+	assert.Check(t, len(now) == 0 || now[0] != old[0])
+
+	m.Shutdown()
+	for deadline := time.Now().Add(10 * time.Second); len(chromedrivers(t)) > 0; time.Sleep(50 * time.Millisecond) {
+		assert.Assert(t, time.Now().Before(deadline), "chromedriver left after Shutdown: %v", chromedrivers(t))
+	}
+}
+
+// TestStartFailureIsNotCached: a driver that could not start is tried
+// again on the next Open, as the refusal says.
+func TestStartFailureIsNotCached(t *testing.T) {
+	store, err := files.Open(t.TempDir())
+	assert.NilError(t, err)
+	m := sessions.New(store, sessions.WithDriverOptions(browser.WithChromedriver("/nonexistent/chromedriver")))
+	defer m.Shutdown()
+	for range 2 {
+		_, _, err := m.Open(context.Background(), "alice", browser.SessionOptions{})
+		assert.Check(t, is.ErrorContains(err, "call open_session again"))
+	}
+}
