@@ -104,6 +104,10 @@ type Server struct {
 // Stderr is what the server wrote to stderr so far.
 func (s *Server) Stderr() string { return s.stderr.String() }
 
+// PID is the server's process id; the server leads its own process group,
+// so children it starts (chromedriver) are found with pgrep -P PID.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
 // StartHTTP runs `selenium-flow serve --http 127.0.0.1:0` and waits until it listens.
 func StartHTTP(t testing.TB, args []string, env []string) *Server {
 	t.Helper()
