@@ -1,9 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -188,8 +190,8 @@ func (f *flowTools) call(ctx context.Context, tool string, args map[string]any) 
 // progressSender sends notifications/progress for a request that asked for
 // them with a progress token. The second function waits, briefly, until
 // the notifications sent have been written to the client, so that the
-// result does not overtake (over Streamable HTTP: drop) the last one; call
-// it before returning the result.
+// result neither overtakes one (stdio) nor drops one (Streamable HTTP);
+// call it before returning the result.
 func progressSender(ctx context.Context, req mcp.CallToolRequest) (flows.Progress, func()) {
 	none := func() {}
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
@@ -200,61 +202,93 @@ func progressSender(ctx context.Context, req mcp.CallToolRequest) (flows.Progres
 	if srv == nil {
 		return nil, none
 	}
-	sent := 0
+	tr, _ := ctx.Value(trackerKey{}).(tracker)
+	last := 0 // the ticket of the last notification queued
 	send := func(done, total int, message string) {
 		err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 			"progressToken": token, "progress": done, "total": total, "message": message,
 		})
 		if err == nil {
-			sent++
+			last = -1
+			if tr != nil {
+				last = tr.queued()
+			}
 		}
 	}
-	return send, func() { awaitDelivery(ctx, sent) }
+	return send, func() {
+		if last != 0 {
+			awaitDelivery(ctx, tr, last)
+		}
+	}
 }
 
 // deliveryWait bounds how long run_flow holds its result for its progress
 // notifications to be written.
 const deliveryWait = 100 * time.Millisecond
 
-// awaitDelivery returns once the session's notification queue is empty and,
-// over HTTP, the response stream has been flushed once per notification, or
+// awaitDelivery returns once the session's notification queue is empty and
+// the transport's tracker has seen the notification of ticket written, or
 // after deliveryWait.
 //
-// It works around a race in mcp-go's Streamable HTTP server (v1.2.1,
-// handlePost): its forwarder takes a notification off the session's queue
-// and then waits for the response lock; when the handler returns first, the
-// response path takes the lock, finds the queue empty, marks the request
-// done, and the forwarder then drops the notification it holds. That lost
-// the last progress notification of nearly every run_flow. The forwarder
-// flushes after writing each notification, so counting flushes on the POST
-// (TrackProgress) tells when they are all on the wire. When a standalone GET
-// stream took some of them instead, the count falls short and the wait
-// ends at deliveryWait.
-func awaitDelivery(ctx context.Context, sent int) {
-	if sent == 0 {
-		return
-	}
+// mcp-go (v1.2.1) writes notifications from a goroutine of its own, apart
+// from the result, and neither transport orders the two:
+//
+//   - Streamable HTTP (handlePost): the forwarder takes a notification off
+//     the session's queue and then waits for the response lock; when the
+//     handler returns first, the response path takes the lock, finds the
+//     queue empty, marks the request done, and the forwarder drops what it
+//     holds. That lost the last progress notification of nearly every run.
+//   - stdio: the notification writer and the result race for stdout, and
+//     in about one run in five the last notification came after the result,
+//     for a request the client considers finished.
+//
+// TrackProgress (HTTP: flushes of the POST, which the forwarder makes after
+// each notification) and CountProgress (stdio: progress lines written) tell
+// when the notifications are on the wire. When they fall short (a
+// standalone GET stream took a notification, say) the wait ends at
+// deliveryWait.
+func awaitDelivery(ctx context.Context, tr tracker, ticket int) {
 	deadline := time.Now().Add(deliveryWait)
 	if s := server.ClientSessionFromContext(ctx); s != nil {
 		for len(s.NotificationChannel()) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	if c, ok := ctx.Value(flushKey{}).(*flushCount); ok {
-		c.wait(ctx, sent, deadline)
+	if tr != nil && ticket > 0 {
+		tr.wait(ctx, ticket, deadline)
 	}
 }
 
-type flushKey struct{}
+type trackerKey struct{}
 
-// flushCount counts the flushes of one HTTP response.
-type flushCount struct {
-	mu      sync.Mutex
-	n       int
-	changed chan struct{} // closed and replaced at every flush
+// tracker counts the progress notifications a transport was given and has
+// written.
+type tracker interface {
+	// queued records one more notification and returns its ticket.
+	queued() int
+	// wait returns once the notification of ticket (and the ones before
+	// it) was written, ctx ended or the deadline passed.
+	wait(ctx context.Context, ticket int, deadline time.Time)
 }
 
-func (c *flushCount) inc() {
+// counter is a tracker: queued and written counts, and a channel closed
+// and replaced at every write.
+type counter struct {
+	mu      sync.Mutex
+	q, n    int
+	changed chan struct{}
+}
+
+func newCounter() *counter { return &counter{changed: make(chan struct{})} }
+
+func (c *counter) queued() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.q++
+	return c.q
+}
+
+func (c *counter) written() {
 	c.mu.Lock()
 	c.n++
 	close(c.changed)
@@ -262,15 +296,14 @@ func (c *flushCount) inc() {
 	c.mu.Unlock()
 }
 
-// wait returns once there were at least n flushes, ctx ended or the deadline passed.
-func (c *flushCount) wait(ctx context.Context, n int, deadline time.Time) {
+func (c *counter) wait(ctx context.Context, ticket int, deadline time.Time) {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	for {
 		c.mu.Lock()
-		got, changed := c.n, c.changed
+		n, changed := c.n, c.changed
 		c.mu.Unlock()
-		if got >= n {
+		if n >= ticket {
 			return
 		}
 		select {
@@ -283,15 +316,16 @@ func (c *flushCount) wait(ctx context.Context, n int, deadline time.Time) {
 	}
 }
 
+// flushWriter counts the flushes of one HTTP response.
 type flushWriter struct {
 	http.ResponseWriter
 	flusher http.Flusher
-	count   *flushCount
+	count   *counter
 }
 
 func (w *flushWriter) Flush() {
 	w.flusher.Flush()
-	w.count.inc()
+	w.count.written()
 }
 
 // Unwrap lets http.ResponseController reach the connection (write deadlines).
@@ -299,7 +333,8 @@ func (w *flushWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // TrackProgress wraps the Streamable HTTP endpoint so that run_flow can
 // tell when its progress notifications have been written to the POST's
-// event stream (see awaitDelivery).
+// event stream (see awaitDelivery). Only notifications are streamed while
+// a tool runs, and the stream is flushed after each.
 func TrackProgress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := w.(http.Flusher)
@@ -307,9 +342,37 @@ func TrackProgress(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		c := &flushCount{changed: make(chan struct{})}
-		next.ServeHTTP(&flushWriter{ResponseWriter: w, flusher: f, count: c}, r.WithContext(context.WithValue(r.Context(), flushKey{}, c)))
+		c := newCounter()
+		next.ServeHTTP(&flushWriter{ResponseWriter: w, flusher: f, count: c}, r.WithContext(context.WithValue(r.Context(), trackerKey{}, tracker(c))))
 	})
+}
+
+// progressLine is how mcp-go's stdio server starts the line of a progress
+// notification (one Write per message). Should that change, run_flow only
+// waits deliveryWait longer.
+var progressLine = []byte(`{"jsonrpc":"2.0","method":"notifications/progress"`)
+
+type lineWriter struct {
+	w     io.Writer
+	count *counter
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if bytes.HasPrefix(p, progressLine) {
+		l.count.written()
+	}
+	return n, err
+}
+
+// CountProgress wraps the stdio server's output so that run_flow can tell
+// when its progress notifications have been written (see awaitDelivery);
+// the context function adds the count to each request's context.
+func CountProgress(w io.Writer) (io.Writer, func(context.Context) context.Context) {
+	c := newCounter()
+	return &lineWriter{w: w, count: c}, func(ctx context.Context) context.Context {
+		return context.WithValue(ctx, trackerKey{}, tracker(c))
+	}
 }
 
 // Bind attaches flow://flows and flow://flows/{name} to the table.

@@ -104,7 +104,7 @@ func listen(c *servertest.Client) *notes {
 }
 
 // await returns the notifications for token once there are want of them,
-// or what there is after a few seconds.
+// or what there is after a few seconds; want 0 returns at once.
 func (n *notes) await(token string, want int) []map[string]any {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -271,7 +271,9 @@ func TestFlowRoundTrip(t *testing.T) {
 
 				email := "ada@example.com"
 				res := runFlow(t, c, "login", map[string]any{"base_url": base, "email": email}, "t1")
+				before := len(progress.await("t1", 0))
 				assert.Assert(t, !res.IsError, servertest.Text(res))
+				assert.Check(t, is.Equal(before, 6), "every progress notification arrives before the result")
 				assert.Check(t, is.Contains(servertest.Text(res), "run_flow login: all 6 steps done"))
 				rep := reportOf(t, res)
 				assert.Check(t, rep.OK)

@@ -17,6 +17,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/internal/client"
 	"github.com/selenium-flow/selenium-flow/internal/server"
+	"github.com/selenium-flow/selenium-flow/tools"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -69,8 +70,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer srv.Close()
 	if *httpAddr == "" {
 		stdio := mcpserver.NewStdioServer(srv.MCP())
-		stdio.SetContextFunc(srv.StdioContext)
-		return stdio.Listen(ctx, os.Stdin, stdout)
+		out, counted := tools.CountProgress(stdout)
+		stdio.SetContextFunc(func(ctx context.Context) context.Context { return counted(srv.StdioContext(ctx)) })
+		return stdio.Listen(ctx, os.Stdin, out)
 	}
 	return serveHTTP(ctx, *httpAddr, srv.HTTPHandler(), stderr)
 }
