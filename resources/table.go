@@ -23,6 +23,7 @@ type Table struct {
 	completers map[string]CompleteFunc
 	scope      Scope
 	excluded   map[string]bool
+	filter     func(context.Context, Content) Content
 
 	indexOnce sync.Once
 }
@@ -176,8 +177,16 @@ func (t *Table) Read(ctx context.Context, uri string) (Content, error) {
 	}
 	c.URI = cmp.Or(c.URI, uri)
 	c.MIMEType = cmp.Or(c.MIMEType, e.MIMEType)
+	if t.filter != nil {
+		c = t.filter(ctx, c)
+	}
 	return c, nil
 }
+
+// Filter passes every content a runtime reader returns through f before
+// any surface (resources/read, the mirror, the read API) serves it; the
+// server redacts the caller's secrets with it. Set it before serving.
+func (t *Table) Filter(f func(context.Context, Content) Content) { t.filter = f }
 
 // NotFoundError is a refusal of a URI the table does not answer.
 type NotFoundError struct {

@@ -174,9 +174,13 @@ func (f *flowTools) call(ctx context.Context, tool string, args map[string]any) 
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
+	// The report, the progress messages and the failure repair_flow quotes
+	// carry step results: redact the caller's secrets from them here, as
+	// the server does for every tool result.
+	principal := callers.Principal(ctx)
 	res, err := h(ctx, req)
 	if err != nil {
-		return flows.Outcome{OK: false, Text: refusal.Text(err)}, nil
+		return flows.Outcome{OK: false, Text: f.secrets.Redact(principal, refusal.Text(err))}, nil
 	}
 	var parts []string
 	for _, c := range res.Content {
@@ -184,7 +188,7 @@ func (f *flowTools) call(ctx context.Context, tool string, args map[string]any) 
 			parts = append(parts, t.Text)
 		}
 	}
-	return flows.Outcome{OK: !res.IsError, Text: strings.Join(parts, "\n")}, nil
+	return flows.Outcome{OK: !res.IsError, Text: f.secrets.Redact(principal, strings.Join(parts, "\n"))}, nil
 }
 
 // progressSender sends notifications/progress for a request that asked for

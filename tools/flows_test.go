@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +29,7 @@ import (
 
 // secretValue is the password FLOW_SECRETS binds as "login" on 127.0.0.1.
 // It must reach the page and nothing else.
-const secretValue = "kumquat-Secret 4417"
+const secretValue = `kumquat-Secret 4417 & "co"`
 
 func needChromium(t testing.TB) {
 	t.Helper()
@@ -517,6 +521,35 @@ func complete(t testing.TB, c *servertest.Client, prefix string) []string {
 	return res.Completion.Values
 }
 
+// leakySite is the fixture site plus a sign-in form that submits with GET,
+// so the password lands in the URL the browser goes to, form-encoded.
+func leakySite(t testing.TB) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/", fixtures.Handler())
+	mux.HandleFunc("GET /get-login", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!DOCTYPE html><html><head><title>Old sign in</title></head><body><main>
+<form method="get" action="/landing"><label for="pw">Password</label><input id="pw" name="password" type="password">
+<button type="submit">Go</button></form></main></body></html>`)
+	})
+	mux.HandleFunc("GET /landing", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Landed</title></head><body><main><p>Signed in. Password digest: %s</p></main></body></html>`,
+			fixtures.PasswordDigest(r.URL.Query().Get("password")))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// secretForms are the ways a value can appear in text: as it is, and
+// encoded for a query, a path, HTML and JSON.
+func secretForms(v string) []string {
+	j, _ := json.Marshal(v)
+	forms := []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v), strings.Trim(string(j), `"`)}
+	slices.Sort(forms)
+	return slices.Compact(forms)
+}
+
 // TestFlowSecretsNeverShown: a flow types the FLOW_SECRETS value into the
 // password field (the page's digest of what arrived proves it), and the
 // value appears in no tool result, outline, stored document, report,
@@ -524,7 +557,7 @@ func complete(t testing.TB, c *servertest.Client, prefix string) []string {
 // itself is refused.
 func TestFlowSecretsNeverShown(t *testing.T) {
 	needChromium(t)
-	base := fixtures.Serve(t)
+	base := leakySite(t)
 	for _, tr := range servertest.Transports {
 		t.Run(string(tr), func(t *testing.T) {
 			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy, Env: secretsEnv(t, callers.Local)})
@@ -558,6 +591,28 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 			keep("print html", flowOK(t, c, "print", map[string]any{"format": "html", "filename": "form.html"}))
 			keep("kept html", readOK(t, c, "session://files/form.html"))
 
+			// A form that sends the password in its URL: every result that
+			// names the page's URL would carry it, form-encoded.
+			getForm := map[string]any{"name": "get-login", "steps": []any{
+				step("navigate", "open", map[string]any{"url": base + "/get-login"}),
+				step("write", "password", map[string]any{"locator": label("Password"), "secret": "login"}),
+				step("click", "go", map[string]any{"locator": map[string]any{"role": "button", "name": "Go"}}),
+				step("wait_for", "landed", map[string]any{"url": "/landing"}),
+				step("assert", "url", map[string]any{"url": "/landing[?]password=[a-z]+-$"}),
+			}}
+			keep("save get-login", flowOK(t, c, "save_flow", map[string]any{"document": getForm}))
+			res = runFlow(t, c, "get-login", nil, "p3")
+			assert.Assert(t, res.IsError, "the last step fails and quotes the URL: %s", servertest.Text(res))
+			keep("run get-login", servertest.Text(res))
+			page = flowOK(t, c, "outline", nil)
+			assert.Check(t, is.Contains(page, "Password digest: "+fixtures.PasswordDigest(secretValue)), "the secret went through the URL")
+			keep("outline of the landing", page)
+			keep("navigate back", flowOK(t, c, "navigate", map[string]any{"back": true}))
+			keep("navigate forward", flowOK(t, c, "navigate", map[string]any{"forward": true}))
+			keep("refused assert", flowRefused(t, c, "assert", map[string]any{"url": "^nothing$", "title": "^nothing$"}))
+			keep("refused wait_for", flowRefused(t, c, "wait_for", map[string]any{"url": "/nowhere", "timeout": 0.5}))
+			keep("progress of get-login", fmt.Sprint(progress.await("p3", 5)))
+
 			for _, uri := range []string{"flow://flows", "flow://flows/login", "flow://flows/login-stuck", "secret://secrets", "session://current"} {
 				keep(uri, readOK(t, c, uri))
 			}
@@ -583,7 +638,9 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 			keep("stderr", c.Stderr()+"(end)")
 			for _, s := range seen {
 				what, _, _ := strings.Cut(s, ":\n")
-				assert.Check(t, !strings.Contains(s, secretValue), "the secret's value is in %s:\n%s", what, s)
+				for _, form := range secretForms(secretValue) {
+					assert.Check(t, !strings.Contains(s, form), "the secret's value (as %q) is in %s:\n%s", form, what, s)
+				}
 			}
 		})
 	}

@@ -5,7 +5,9 @@ package secrets
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
+	"html"
 	"net/url"
 	"os"
 	"regexp"
@@ -22,6 +24,7 @@ type Secret struct {
 type entry struct {
 	Secret
 	value string
+	forms []string // how the value may show in text, longest first (see forms)
 }
 
 // Store is every principal's secrets.
@@ -63,7 +66,7 @@ func Load(path string) (*Store, error) {
 		if !nameRE.MatchString(name) {
 			return nil, fmt.Errorf("FLOW_SECRETS line %d: the secret name must be letters, digits, dot, underscore or dash", n)
 		}
-		s.byPrincipal[p] = append(s.byPrincipal[p], entry{Secret{Name: name, Site: site}, value})
+		s.byPrincipal[p] = append(s.byPrincipal[p], entry{Secret{Name: name, Site: site}, value, forms(value)})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading FLOW_SECRETS: %w", err)
@@ -146,12 +149,27 @@ func (s *Store) names(principal string) []string {
 }
 
 // Redact replaces every value of the principal's secrets in text, for any
-// text that could echo one back (a page's error message, an outline).
+// text that could echo one back (a page's error message, an outline, a
+// URL), as it is and as the usual encodings carry it (see forms).
 func (s *Store) Redact(principal, text string) string {
 	for _, e := range s.byPrincipal[principal] {
-		if len(e.value) >= 3 {
-			text = strings.ReplaceAll(text, e.value, "[secret "+e.Name+"]")
+		for _, f := range e.forms {
+			text = strings.ReplaceAll(text, f, "[secret "+e.Name+"]")
 		}
 	}
 	return text
+}
+
+// forms are the ways a value shows up in text: as it is, and encoded for a
+// URL query (a form sent with GET puts the password in the URL the browser
+// goes to, "a b" as "a+b"), a URL path, HTML and a JSON string. Values
+// shorter than 3 characters are not redacted: they would hit everything.
+func forms(v string) []string {
+	if len(v) < 3 {
+		return nil
+	}
+	j, _ := json.Marshal(v)
+	out := []string{v, url.QueryEscape(v), url.PathEscape(v), html.EscapeString(v), string(j[1 : len(j)-1])}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return slices.Compact(out)
 }

@@ -62,3 +62,22 @@ func TestLoadRefusalsNeverQuoteTheLine(t *testing.T) {
 	_, err = load(t, "alice bad/name site value\n")
 	assert.Check(t, is.ErrorContains(err, "secret name"))
 }
+
+func TestRedactEncodedForms(t *testing.T) {
+	s, err := load(t, "alice pw * kumquat 4417 & \"co\"/x\nalice pin * 42\n")
+	assert.NilError(t, err)
+	cases := []struct{ name, text, want string }{
+		{"as is", `typed kumquat 4417 & "co"/x here`, "typed [secret pw] here"},
+		{"query", "http://h/landing?password=kumquat+4417+%26+%22co%22%2Fx&next=1", "http://h/landing?password=[secret pw]&next=1"},
+		{"path", "http://h/u/kumquat%204417%20&%20%22co%22%2Fx", "http://h/u/[secret pw]"},
+		{"html", "<input value=\"kumquat 4417 &amp; &#34;co&#34;/x\">", "<input value=\"[secret pw]\">"},
+		{"json", `{"text": "kumquat 4417 \u0026 \"co\"/x"}`, `{"text": "[secret pw]"}`},
+		{"short values are left", "pin 42", "pin 42"},
+		{"other principals' values are left", "bobs-pass", "bobs-pass"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Check(t, is.Equal(s.Redact("alice", tc.text), tc.want))
+		})
+	}
+}

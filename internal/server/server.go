@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
@@ -115,6 +116,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.sessions.Bind(s.table)
 	s.secrets.Bind(s.table)
+	s.table.Filter(func(ctx context.Context, c resources.Content) resources.Content {
+		c.Text = s.secrets.Redact(callers.Principal(ctx), c.Text)
+		return c
+	})
 	schema, ok := s.table.Lookup("flow://schema")
 	if !ok {
 		return nil, fmt.Errorf("the resource table has no flow://schema")
@@ -164,6 +169,7 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(Instructions(client.Caller{})),
+		mcpserver.WithToolHandlerMiddleware(s.redactSecrets),
 		mcpserver.WithToolHandlerMiddleware(refusals),
 		mcpserver.WithToolHandlerMiddleware(s.onlyOffered),
 	)
@@ -259,6 +265,38 @@ func refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
 			}
 		}
 		return res, nil
+	}
+}
+
+// redactSecrets replaces the caller's secret values, as they are or
+// encoded, in every text a tool answers, refusals included: a page's URL
+// after a form sent with GET, or an error quoting the page, would
+// otherwise carry a password to the model. It is the outermost tool
+// middleware, so it sees what the client will.
+func (s *Server) redactSecrets(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := next(ctx, req)
+		if res == nil {
+			return res, err
+		}
+		principal := callers.Principal(ctx)
+		for i, c := range res.Content {
+			if t, ok := c.(mcp.TextContent); ok {
+				t.Text = s.secrets.Redact(principal, t.Text)
+				res.Content[i] = t
+			}
+		}
+		if res.StructuredContent != nil {
+			if b, jerr := json.Marshal(res.StructuredContent); jerr == nil {
+				if red := s.secrets.Redact(principal, string(b)); red != string(b) {
+					var v any
+					if json.Unmarshal([]byte(red), &v) == nil {
+						res.StructuredContent = v
+					}
+				}
+			}
+		}
+		return res, err
 	}
 }
 
