@@ -237,7 +237,11 @@ func sameJSON(t testing.TB, a, b any) is.Comparison {
 // stored document, run with parameters and receive one progress
 // notification per step, then the per-step report; the page shows the
 // parameter and the digest of the secret typed by the flow. Over stdio and
-// HTTP, on the handshake protocol and on the stateless one.
+// HTTP, on the handshake protocol and on the stateless one (2026-07-28):
+// progress reaches the client on both, every notification before the
+// result (over HTTP on the tools/call POST's event stream, which the
+// stateless protocol keeps; see awaitDelivery in flows.go for the mcp-go
+// races this needed working around).
 func TestFlowRoundTrip(t *testing.T) {
 	needChromium(t)
 	base := fixtures.Serve(t)
