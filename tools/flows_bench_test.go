@@ -35,7 +35,8 @@ func benchSteps(base string) []map[string]any {
 // same ten steps as ten tools/call requests from an MCP client, in the same
 // run, on the same in-process server over Streamable HTTP and the same
 // browser session, alternating. It reports ms per run for each side, their
-// ratio (calls/flow) and what the flow saves per step.
+// ratio (calls/flow), what the flow saves per step, and an MCP ping on the
+// same client (the round trip a flow saves per step, with no tool behind).
 //
 // The goal was run_flow ≥ 3× faster end to end. It is not, and cannot be
 // by trimming the server: both sides run the same handlers, and on a
@@ -43,8 +44,11 @@ func benchSteps(base string) []map[string]any {
 // page tools' own WebDriver work (per step: write 65–115 ms for resolve,
 // clear and send keys; click on submit ~115 ms with the page load;
 // navigate ~80 ms; screenshot ~57 ms; wait_for ~20 ms; assert ~6 ms).
-// What the flow saves is the MCP round trip, ~1–2 ms a step on loopback,
-// so the ratio measures 1.0–1.04×, within the browser's run-to-run noise.
+// What the flow saves is the MCP envelope of each call: a ping is ~0.08 ms
+// on loopback, a call at most ~1–2 ms more than its handler (most of it
+// the screenshot's base64 image, which run_flow never encodes), so the
+// ratio measures about 1.0× (0.96–1.04× over runs, by machine load),
+// within the browser's run-to-run noise.
 // The title and URL lookups done() makes after navigate and click cost
 // ~6 ms a step and are paid by both sides; skipping them inside run_flow
 // would save ~18 ms of this run (3%) at the price of the report no longer
@@ -86,6 +90,15 @@ func BenchmarkFlowVsCalls(b *testing.B) {
 	flow() // warm both paths before timing
 	calls()
 
+	// An MCP round trip with no tool behind it: the most a flow can save
+	// per step over the same client and server.
+	const pings = 200
+	p0 := time.Now()
+	for range pings {
+		assert.NilError(b, c.Ping(context.Background()))
+	}
+	perPing := float64(time.Since(p0).Microseconds()) / 1000 / pings
+
 	var flowTime, callsTime time.Duration
 	runs := 0
 	for b.Loop() {
@@ -103,6 +116,7 @@ func BenchmarkFlowVsCalls(b *testing.B) {
 	b.ReportMetric(perCalls, "ms/10-calls")
 	b.ReportMetric(perCalls/perFlow, "calls/flow")
 	b.ReportMetric((perCalls-perFlow)/float64(len(steps)), "ms-saved/step")
+	b.ReportMetric(perPing, "ms/ping")
 	b.ReportMetric(0, "ns/op")
 }
 
