@@ -660,10 +660,13 @@ func TestPageToolsGrid(t *testing.T) {
 	srv := servertest.StartHTTP(t, []string{"--resources", "off"}, []string{"SELENIUM_URL=" + grid})
 	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
 
+	var cur sessions.Current
+	ptReadJSON(t, c, "session://current", &cur)
+	assert.Check(t, is.Equal(cur.State, "closed"))
+	assert.Check(t, is.Equal(cur.Endpoint, "Selenium Grid"), "before the first session")
 	text := ptOk(t, c, "open_session", map[string]any{"url": site + "/login"})
 	assert.Check(t, is.Contains(text, "Opened a new browser session"))
 	t.Cleanup(func() { servertest.Call(t, c, "close_session", nil) })
-	var cur sessions.Current
 	ptReadJSON(t, c, "session://current", &cur)
 	assert.Check(t, is.Equal(cur.Endpoint, "Selenium Grid"))
 	assert.Check(t, is.Equal(cur.State, "live"))

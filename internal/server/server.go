@@ -19,7 +19,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/internal/client"
 	"github.com/selenium-flow/selenium-flow/internal/files"
@@ -103,16 +102,12 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	var driverOpts []browser.Option
-	if cfg.SeleniumURL != "" {
-		driverOpts = append(driverOpts, browser.WithSeleniumURL(cfg.SeleniumURL))
-	}
 	s := &Server{
 		cfg:      cfg,
 		table:    resources.New(resources.WithExcludedTools(cfg.ExcludeTools...)),
 		files:    store,
 		secrets:  sec,
-		sessions: sessions.New(store, sessions.WithDriverOptions(driverOpts...), sessions.WithIdleTimeout(cfg.IdleTimeout)),
+		sessions: sessions.New(store, sessions.WithSeleniumURL(cfg.SeleniumURL), sessions.WithIdleTimeout(cfg.IdleTimeout)),
 	}
 	s.sessions.Bind(s.table)
 	s.secrets.Bind(s.table)

@@ -22,6 +22,7 @@ const DefaultIdleTimeout = 15 * time.Minute
 // Manager owns the WebDriver endpoint and every caller's session.
 type Manager struct {
 	driverOpts []browser.Option
+	grid       bool // a Selenium URL is configured
 	files      *files.Store
 	idle       time.Duration
 	now        func() time.Time
@@ -45,6 +46,18 @@ type Option func(*Manager)
 // WithDriverOptions passes options to browser.Start (endpoint, timeouts).
 func WithDriverOptions(opts ...browser.Option) Option {
 	return func(m *Manager) { m.driverOpts = append(m.driverOpts, opts...) }
+}
+
+// WithSeleniumURL opens sessions on the W3C endpoint at u, such as a
+// Selenium Grid 4, instead of a local chromedriver; "" changes nothing.
+// session://current names the Grid before the first session too.
+func WithSeleniumURL(u string) Option {
+	return func(m *Manager) {
+		if u != "" {
+			m.driverOpts = append(m.driverOpts, browser.WithSeleniumURL(u))
+			m.grid = true
+		}
+	}
 }
 
 // WithIdleTimeout sets how long an unused session lives.
@@ -313,6 +326,9 @@ func (m *Manager) IdleTimeout() time.Duration { return m.idle }
 
 // Remote reports whether sessions run on a remote endpoint (a Grid).
 func (m *Manager) Remote() bool {
+	if m.grid {
+		return true
+	}
 	m.driverMu.Lock()
 	defer m.driverMu.Unlock()
 	return m.driver != nil && m.driver.Remote()
