@@ -319,6 +319,9 @@ func TestPageTools(t *testing.T) {
 				ptOk(t, c, "click", map[string]any{"locator": signIn})
 				ptOk(t, c, "wait_for", map[string]any{"text": "Welcome alice@example.com", "timeout": 10})
 				ptOk(t, c, "assert", map[string]any{"title": "^Welcome$"})
+				// A failed check shows the caller's own page URL as it is:
+				// only the server's addresses are hidden.
+				ptRefused(t, c, "assert", map[string]any{"url": "/nowhere$"}, rig.site+"/login")
 				ptOk(t, c, "assert", map[string]any{"text": "Password digest: " + fixtures.PasswordDigest(ptPagePassword)})
 				ptOk(t, c, "assert", map[string]any{"text": "Remember me: 1"})
 			})

@@ -239,6 +239,10 @@ func (d *Driver) status(ctx context.Context) (bool, error) {
 // a Selenium Grid) rather than a chromedriver it started.
 func (d *Driver) Remote() bool { return d.remote }
 
+// Endpoint is the WebDriver URL the driver talks to. It is internal: a
+// caller is never shown it, and the server hides it in every refusal.
+func (d *Driver) Endpoint() string { return d.base }
+
 // Close ends every session still open on the Driver and, for a local
 // Driver, stops chromedriver and every process in its group.
 func (d *Driver) Close() error {

@@ -10,7 +10,11 @@ package refusal
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -53,14 +57,52 @@ func Text(err error) string {
 }
 
 var (
-	addr = regexp.MustCompile(`(?i)\b(?:https?|wss?)://[^\s"']+|\b(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:/[^\s"']*)?`)
-	path = regexp.MustCompile(`(?:^|[\s"'(=])(/(?:tmp|var|home|root|usr|etc|opt|run|proc|work|srv|mnt|private)(?:/[^\s"',)]*)?)`)
+	// Devtools and other socket URLs are never the caller's business.
+	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
+	path   = regexp.MustCompile(`(?:^|[\s"'(=])(/(?:tmp|var|home|root|usr|etc|opt|run|proc|work|srv|mnt|private)(?:/[^\s"',):]*)?)`)
 )
 
-// Scrub removes URLs, loopback addresses and absolute server paths from a
-// message. It is the last line of defence; packages write clean errors first.
+// hidden are the server's own addresses and folders, registered by the
+// packages that learn them (the WebDriver endpoint, the Grid, the data
+// folder). Page URLs the caller navigated to are the caller's own and stay.
+var hidden struct {
+	sync.RWMutex
+	values []string
+}
+
+// Hide registers values no refusal may show: a URL is hidden with its
+// host:port too, so "127.0.0.1:9515" goes as well as the whole URL.
+func Hide(values ...string) {
+	hidden.Lock()
+	defer hidden.Unlock()
+	for _, v := range values {
+		v = strings.TrimRight(strings.TrimSpace(v), "/")
+		if len(v) < 4 || slices.Contains(hidden.values, v) {
+			continue
+		}
+		hidden.values = append(hidden.values, v)
+		if u, err := url.Parse(v); err == nil && u.Host != "" && !slices.Contains(hidden.values, u.Host) {
+			hidden.values = append(hidden.values, u.Host)
+		}
+	}
+	// Longest first, so a URL goes before its own host:port.
+	slices.SortFunc(hidden.values, func(a, b string) int { return len(b) - len(a) })
+}
+
+// Scrub removes the server's registered addresses and folders, socket URLs
+// and absolute server paths from a message. It is the last line of
+// defence; packages write clean errors first.
 func Scrub(s string) string {
-	s = addr.ReplaceAllString(s, "[internal address]")
+	hidden.RLock()
+	for _, v := range hidden.values {
+		repl := "[internal address]"
+		if strings.HasPrefix(v, "/") {
+			repl = "[server path]"
+		}
+		s = strings.ReplaceAll(s, v, repl)
+	}
+	hidden.RUnlock()
+	s = socket.ReplaceAllString(s, "[internal address]")
 	return path.ReplaceAllStringFunc(s, func(m string) string {
 		lead := ""
 		if len(m) > 0 && m[0] != '/' {

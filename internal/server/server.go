@@ -94,6 +94,8 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.DataDir = d
 	}
+	// The server's own places never reach a caller, whatever error names them.
+	refusal.Hide(cfg.DataDir, cfg.SeleniumURL)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)

@@ -118,6 +118,7 @@ func (m *Manager) startDriver(ctx context.Context) (*browser.Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", err)
 	}
+	refusal.Hide(d.Endpoint())
 	m.driver = d
 	return d, nil
 }
@@ -157,6 +158,7 @@ func (m *Manager) newSession(ctx context.Context, opts browser.SessionOptions) (
 		m.driverMu.Unlock()
 		return nil, nil, openErr(err)
 	}
+	refusal.Hide(fresh.Endpoint())
 	if bs, ferr = fresh.NewSession(ctx, opts); ferr != nil {
 		m.driverMu.Unlock()
 		_ = fresh.Close()
