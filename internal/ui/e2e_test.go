@@ -37,10 +37,10 @@ type hostLog struct {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	} `json:"calls"`
-	Reads        []string `json:"reads"`
-	Contexts     []string `json:"contexts"`
+	Reads        []string                          `json:"reads"`
+	Contexts     []string                          `json:"contexts"`
 	Sizes        []struct{ Width, Height float64 } `json:"sizes"`
-	DisplayModes []string `json:"displayModes"`
+	DisplayModes []string                          `json:"displayModes"`
 }
 
 type e2e struct {
