@@ -103,8 +103,14 @@ func (s *Session) Click(loc Locator) error {
 	if err != nil {
 		return s.fail(op, err)
 	}
+	marked := s.mark()
 	if err := el.Click(); err != nil {
 		return s.fail(op, err)
+	}
+	if marked {
+		if err := s.settle(); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
 	}
 	return nil
 }
@@ -161,8 +167,14 @@ func (s *Session) PressKey(key string) error {
 		acts = append(acts, action{"keyUp", mods[i]})
 	}
 	body := map[string]any{"actions": []any{map[string]any{"type": "key", "id": "keyboard", "actions": acts}}}
+	marked := s.mark()
 	if _, err := s.raw(context.Background(), "POST", "/actions", body); err != nil {
 		return s.fail(op, err)
+	}
+	if marked {
+		if err := s.settle(); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
 	}
 	return nil
 }

@@ -253,10 +253,11 @@ func TestNavigateRefusals(t *testing.T) {
 
 func TestAlertIsReported(t *testing.T) {
 	s := open(t, "/controls")
-	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Alert me"}))
-	_, err := s.Outline(nil)
-	// The dialog is dismissed and reported once ("dismiss and notify").
-	assert.ErrorContains(t, err, "outline: a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
+	// The click that opened the dialog says so; the dialog is dismissed
+	// and reported once ("dismiss and notify").
+	err := s.Click(Locator{Role: "button", Name: "Alert me"})
+	assert.ErrorContains(t, err, "click role:button name:\"Alert me\": a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
+	assert.Assert(t, errors.Is(err, ErrDialog))
 	_, err = s.Outline(nil)
 	assert.NilError(t, err)
 }

@@ -19,6 +19,9 @@ import (
 // session has to be opened.
 var ErrSessionGone = errors.New("the browser session ended: the driver stopped responding; open a new session with open_session")
 
+// ErrDialog reports a JavaScript dialog that WebDriver dismissed.
+var ErrDialog = errors.New("a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
+
 // ErrTimeout is wrapped by the errors of WaitFor when the condition did not
 // hold in time, and by errors of commands the browser did not answer in time.
 var ErrTimeout = errors.New("timed out")
@@ -176,7 +179,7 @@ func cleanWebDriver(code, message string) error {
 	case "timeout", "script timeout":
 		return fmt.Errorf("the page did not respond in time: %w", ErrTimeout)
 	case "unexpected alert open":
-		return errors.New("a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
+		return ErrDialog
 	case "insecure certificate":
 		return errors.New("the site's TLS certificate is not trusted; open the session with insecure set to accept self-signed certificates")
 	case "invalid argument":

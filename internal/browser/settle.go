@@ -1,0 +1,63 @@
+package browser
+
+import (
+	"errors"
+	"time"
+)
+
+// A click on a submit button or a link, or Enter in a form, starts a
+// navigation that WebDriver's command may return before: the old document
+// is still there while the request is in flight. Without waiting, the
+// caller is told about the page it is leaving. markScript notes, in the
+// current document, when it starts to unload; settle then waits for the
+// next document to finish loading.
+const markScript = `window.__sfLeaving = false;
+if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }
+return true;`
+
+// probeScript reports which document answers: "old" (still the marked one,
+// not leaving), "leaving" (the marked one, unloading), or "new:<readyState>".
+const probeScript = `if (window.__sfMarked) { return window.__sfLeaving ? 'leaving' : 'old'; }
+return 'new:' + document.readyState;`
+
+// How long settle looks for a navigation to start, and waits for one.
+const (
+	settleLook = 60 * time.Millisecond
+	settleWait = 15 * time.Second
+	settleTick = 25 * time.Millisecond
+)
+
+// mark prepares settle; it is best effort, as the page may forbid scripts.
+func (s *Session) mark() bool {
+	_, err := s.wd.ExecuteScript(markScript, nil)
+	return err == nil
+}
+
+// settle waits, after an action, for a navigation the action started to
+// finish; an action that started none costs a few probes. A dialog the
+// action opened is reported by the action itself (WebDriver dismissed it
+// on the probe); other errors are left to the next command.
+func (s *Session) settle() error {
+	start := time.Now()
+	for {
+		v, err := s.wd.ExecuteScript(probeScript, nil)
+		state, _ := v.(string)
+		switch {
+		case err != nil:
+			if errors.Is(clean(err), ErrDialog) {
+				return ErrDialog
+			}
+			// Otherwise the document is being replaced: scripts fail for a moment.
+		case state == "old":
+			if time.Since(start) >= settleLook {
+				return nil
+			}
+		case state == "new:complete", state == "new:interactive":
+			return nil
+		}
+		if time.Since(start) >= settleWait {
+			return nil
+		}
+		time.Sleep(settleTick)
+	}
+}
