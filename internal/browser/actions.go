@@ -54,42 +54,25 @@ func (s *Session) simple(op string, f func() error) error {
 }
 
 // CurrentURL returns the URL of the page.
-func (s *Session) CurrentURL() (string, error) {
-	if err := s.begin(); err != nil {
-		return "", fmt.Errorf("current URL: %w", err)
-	}
-	defer s.mu.Unlock()
-	u, err := s.wd.CurrentURL()
-	if err != nil {
-		return "", s.fail("current URL", err)
-	}
-	return u, nil
-}
+func (s *Session) CurrentURL() (string, error) { return s.read("current URL", s.wd.CurrentURL) }
 
 // Title returns the title of the page.
-func (s *Session) Title() (string, error) {
-	if err := s.begin(); err != nil {
-		return "", fmt.Errorf("title: %w", err)
-	}
-	defer s.mu.Unlock()
-	t, err := s.wd.Title()
-	if err != nil {
-		return "", s.fail("title", err)
-	}
-	return t, nil
-}
+func (s *Session) Title() (string, error) { return s.read("title", s.wd.Title) }
 
 // PageHTML returns the serialised DOM of the page.
-func (s *Session) PageHTML() (string, error) {
+func (s *Session) PageHTML() (string, error) { return s.read("page HTML", s.wd.PageSource) }
+
+// read runs one WebDriver command that answers a string.
+func (s *Session) read(op string, f func() (string, error)) (string, error) {
 	if err := s.begin(); err != nil {
-		return "", fmt.Errorf("page HTML: %w", err)
+		return "", fmt.Errorf("%s: %w", op, err)
 	}
 	defer s.mu.Unlock()
-	h, err := s.wd.PageSource()
+	v, err := f()
 	if err != nil {
-		return "", s.fail("page HTML", err)
+		return "", s.fail(op, err)
 	}
-	return h, nil
+	return v, nil
 }
 
 // Click clicks the element loc addresses.
