@@ -80,7 +80,6 @@ type Server struct {
 	table    *resources.Table
 	mcp      *mcpserver.MCPServer
 	tools    []tools.Tool
-	files    *files.Store
 	secrets  *secrets.Store
 	sessions *sessions.Manager
 }
@@ -107,7 +106,6 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:      cfg,
 		table:    resources.New(resources.WithExcludedTools(cfg.ExcludeTools...)),
-		files:    store,
 		secrets:  sec,
 		sessions: sessions.New(store, sessions.WithSeleniumURL(cfg.SeleniumURL), sessions.WithIdleTimeout(cfg.IdleTimeout)),
 	}
