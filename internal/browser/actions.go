@@ -27,6 +27,7 @@ func (s *Session) Navigate(rawURL string) error {
 		return fmt.Errorf("navigate: %w", err)
 	}
 	defer s.mu.Unlock()
+	s.newDoc = true
 	if err := s.wd.Get(u.String()); err != nil {
 		return s.fail("navigate", err)
 	}
@@ -47,6 +48,7 @@ func (s *Session) simple(op string, f func() error) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	defer s.mu.Unlock()
+	s.newDoc = true // all of them load a document (or restore one)
 	if err := f(); err != nil {
 		return s.fail(op, err)
 	}
@@ -82,15 +84,15 @@ func (s *Session) Click(loc Locator) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	defer s.mu.Unlock()
-	el, err := s.resolve(loc, false)
+	// The lookup also prepares settle (as mark does), saving a round trip.
+	el, r, err := s.resolveWith(loc, resolveOpts{Mark: true})
 	if err != nil {
 		return s.fail(op, err)
 	}
-	marked := s.mark()
 	if err := el.Click(); err != nil {
 		return s.fail(op, err)
 	}
-	if marked {
+	if r.Marked {
 		if err := s.settle(); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
@@ -106,11 +108,14 @@ func (s *Session) Write(loc Locator, text string, clear bool) error {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	defer s.mu.Unlock()
-	el, err := s.resolve(loc, false)
+	// The lookup also tells whether WebDriver's Clear would change nothing
+	// (an empty text field in view), which then is not sent. The text is
+	// typed by WebDriver's Element Send Keys, key event by key event.
+	el, r, err := s.resolveWith(loc, resolveOpts{Clear: clear})
 	if err != nil {
 		return s.fail(op, err)
 	}
-	if clear {
+	if clear && !r.ClearNoop {
 		if err := el.Clear(); err != nil {
 			return s.fail(op, err)
 		}

@@ -9,7 +9,8 @@
 //
 // Elements are addressed with a Locator — CSS, XPath, visible text, form
 // label or ARIA role and accessible name — resolved by one injected script
-// per call. Outline describes the page as compact indented text in which
+// per call (installed once per document; later calls send a stub that runs
+// it). Outline describes the page as compact indented text in which
 // every visible control carries a locator that the other methods accept.
 //
 // Errors returned by this package are written for the agent: they never

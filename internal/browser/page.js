@@ -1,7 +1,8 @@
-// page.js is injected by package browser with every script it runs
-// (WebDriver "execute sync"). It resolves locators and builds the page
-// outline in one round trip. The caller appends
-//   return run(arguments[0], arguments[1], arguments[2]);
+// page.js resolves locators and builds the page outline in one round trip
+// (WebDriver "execute sync"). Package browser installs it once per
+// document: it wraps this file in a function that returns run, stores a
+// runner calling a fresh copy of that function in window.__seleniumFlow
+// and later sends only a stub that calls the runner (see session.go).
 // Everything computed here is cached for one execution only.
 'use strict';
 
@@ -766,10 +767,45 @@ function check(a) {
   return r;
 }
 
+// TEXT_FIELDS are the input types an empty one of which Element Clear
+// leaves alone (it focuses an empty number field).
+const TEXT_FIELDS = new Set(['text', 'search', 'email', 'password', 'tel', 'url']);
+
+// clearIsNoop: WebDriver's Element Clear would do nothing to el, which is
+// then left alone: an empty, enabled, writable text field wholly in the
+// viewport and not covered (Clear neither scrolls it, fires events, moves
+// the focus nor fails). Anything else is cleared by WebDriver.
+function clearIsNoop(el) {
+  const t = el.localName;
+  if (!(t === 'textarea' || (t === 'input' && TEXT_FIELDS.has(el.type)))) return false;
+  if (el.value !== '' || el.isContentEditable || !el.matches(':enabled:read-write')) return false;
+  const r = el.getBoundingClientRect();
+  const d = document.documentElement;
+  const w = Math.min(window.innerWidth, d.clientWidth || window.innerWidth);
+  const h = Math.min(window.innerHeight, d.clientHeight || window.innerHeight);
+  if (!(r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= w && r.bottom <= h)) return false;
+  return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
+}
+
+// mark notes, in the document, when it starts to unload: markBody of
+// settle.go, which must stay the same.
+function mark() {
+  window.__sfLeaving = false;
+  if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }
+  return true;
+}
+
 function run(op, a, el) {
   switch (op) {
-    case 'resolve':
-      try { return {ok: true, el: resolveOne(a.loc, 0, !!a.allowHidden)}; } catch (e) { return fail(e); }
+    case 'resolve': {
+      // clear asks whether clearing the element would be a no-op; mark
+      // prepares settle for the action that follows.
+      let r;
+      try { r = {ok: true, el: resolveOne(a.loc, 0, !!a.allowHidden)}; } catch (e) { return fail(e); }
+      if (a.clear) { try { r.clearNoop = clearIsNoop(r.el); } catch (e) { r.clearNoop = false; } }
+      if (a.mark) { try { r.marked = mark(); } catch (e) { r.marked = false; } }
+      return r;
+    }
     case 'outline': {
       let root = document;
       if (a.within) { try { root = resolveOne(a.within, 0, false); } catch (e) { return fail(e); } }

@@ -3,7 +3,9 @@ package browser
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,6 +80,11 @@ type Session struct {
 	mu     sync.Mutex
 	gone   atomic.Bool
 	closed bool
+	// newDoc says the page is likely a document the page script has not
+	// been installed in (after a navigation): script sends it at once
+	// instead of trying the stub first. It only saves a round trip; a
+	// wrong guess either way is harmless. Guarded by mu.
+	newDoc bool
 }
 
 // NewSession opens a browser session on the Driver.
@@ -103,7 +110,7 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 		return nil, errors.New("browser: the driver is closed")
 	}
 
-	s := &Session{d: d, browser: browser, window: win}
+	s := &Session{d: d, browser: browser, window: win, newDoc: true}
 	args := append([]string(nil), chromiumFlags...)
 	args = append(args, fmt.Sprintf("--window-size=%d,%d", win.Width, win.Height))
 	caps := selenium.Capabilities{
@@ -299,32 +306,83 @@ func (s *Session) fail(op string, err error) error {
 //go:embed page.js
 var pageJS string
 
-var fullScript = pageJS + "\nreturn run(arguments[0], arguments[1], arguments[2]);"
+// The page script is sent once per document, not with every call. The
+// install script runs page.js and leaves a runner in the document,
+// window.__seleniumFlow, stamped with a hash of page.js; later calls send
+// only the stub, which calls the runner. A document without the runner
+// (a new one after a navigation or reload, or one whose own script took
+// the name or replaced the runner, or holds one of another version) makes
+// the stub answer scriptMissing instead, and the install script is sent
+// with the same arguments. Each call still runs a fresh copy of page.js,
+// so nothing it computes outlives the call. The runner is not enumerable;
+// a page that made the name its own (not configurable) is not touched and
+// gets the full script every time.
+var (
+	scriptVersion = func() string {
+		sum := sha256.Sum256([]byte(pageJS))
+		return hex.EncodeToString(sum[:8])
+	}()
+	scriptMissing = "selenium-flow:no-script:" + scriptVersion
+	installScript = "const version = '" + scriptVersion + "';\n" +
+		"function fresh() {\n" + pageJS + "\nreturn run;\n}\n" +
+		`const runner = {v: version, run: function (a) { return fresh()(a[0], a[1], a[2]); }};
+try {
+  Object.freeze(runner);
+  Object.defineProperty(window, '__seleniumFlow', {value: runner, configurable: true, writable: true, enumerable: false});
+} catch (e) { /* the name is the page's own for good: run without caching */ }
+return runner.run(arguments);`
+	stubScript = `let f = null;
+try { f = window.__seleniumFlow; if (!f || f.v !== '` + scriptVersion + `' || typeof f.run !== 'function') { f = null; } } catch (e) { f = null; }
+return f ? f.run(arguments) : '` + scriptMissing + `';`
+	scriptMissingJSON = `"` + scriptMissing + `"`
+)
 
 // script runs an operation of page.js and decodes its JSON result into out.
-// el, when not nil, is passed as the third argument.
+// el, when not nil, is passed as the third argument. The caller holds the
+// lock.
 func (s *Session) script(op string, args any, el selenium.WebElement, out any) error {
 	a := []interface{}{op, args}
 	if el != nil {
 		a = append(a, el)
 	}
-	raw, err := s.wd.ExecuteScriptRaw(fullScript, a)
+	var value json.RawMessage
+	if !s.newDoc {
+		v, err := s.execute(stubScript, a)
+		if err != nil {
+			return err
+		}
+		value = v
+	}
+	if s.newDoc || string(value) == scriptMissingJSON {
+		v, err := s.execute(installScript, a)
+		if err != nil {
+			return err
+		}
+		value = v
+		s.newDoc = false
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(value, out); err != nil {
+		return errors.New("unexpected script reply")
+	}
+	return nil
+}
+
+// execute runs a script and returns the "value" of the reply.
+func (s *Session) execute(script string, args []interface{}) (json.RawMessage, error) {
+	raw, err := s.wd.ExecuteScriptRaw(script, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var reply struct {
 		Value json.RawMessage `json:"value"`
 	}
 	if err := json.Unmarshal(raw, &reply); err != nil {
-		return errors.New("unexpected script reply")
+		return nil, errors.New("unexpected script reply")
 	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(reply.Value, out); err != nil {
-		return errors.New("unexpected script reply")
-	}
-	return nil
+	return reply.Value, nil
 }
 
 // element decodes a web element reference returned inside a script result.
@@ -357,20 +415,53 @@ func (f locFailure) err(l Locator) error {
 	return e
 }
 
+// resolveOpts asks resolve for more work in the same script call.
+type resolveOpts struct {
+	AllowHidden bool `json:"allowHidden"`
+	// Clear asks whether WebDriver's Element Clear would leave the element
+	// as it is (resolved.ClearNoop).
+	Clear bool `json:"clear,omitempty"`
+	// Mark prepares settle, as mark does, once the element is found.
+	Mark bool `json:"mark,omitempty"`
+}
+
+// resolved is what resolve learned besides the element.
+type resolved struct {
+	ClearNoop bool `json:"clearNoop"`
+	Marked    bool `json:"marked"`
+}
+
 // resolve finds the one element l addresses. The caller holds the lock.
 func (s *Session) resolve(l Locator, allowHidden bool) (selenium.WebElement, error) {
+	el, _, err := s.resolveWith(l, resolveOpts{AllowHidden: allowHidden})
+	return el, err
+}
+
+// resolveWith is resolve doing what o asks as well. The caller holds the
+// lock.
+func (s *Session) resolveWith(l Locator, o resolveOpts) (selenium.WebElement, resolved, error) {
 	if err := l.Validate(); err != nil {
-		return nil, &safeError{err}
+		return nil, resolved{}, &safeError{err}
 	}
-	var r locFailure
-	err := s.script("resolve", map[string]any{"loc": l, "allowHidden": allowHidden}, nil, &r)
+	var r struct {
+		locFailure
+		resolved
+	}
+	err := s.script("resolve", struct {
+		Loc Locator `json:"loc"`
+		resolveOpts
+	}{l, o}, nil, &r)
 	if err != nil {
-		return nil, err
+		return nil, resolved{}, err
 	}
 	if !r.OK {
-		return nil, r.err(l)
+		return nil, resolved{}, r.err(l)
 	}
-	return s.element(r.El)
+	el, err := s.element(r.El)
+	if err != nil {
+		return nil, resolved{}, err
+	}
+	return el, r.resolved, nil
 }
 
 // ---- raw endpoint calls ----------------------------------------------------

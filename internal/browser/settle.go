@@ -10,10 +10,12 @@ import (
 // is still there while the request is in flight. Without waiting, the
 // caller is told about the page it is leaving. markScript notes, in the
 // current document, when it starts to unload; settle then waits for the
-// next document to finish loading.
-const markScript = `window.__sfLeaving = false;
-if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }
-return true;`
+// next document to finish loading. Click has resolve run markBody (page.js
+// holds a copy, which a test checks) instead of sending markScript.
+const markBody = `window.__sfLeaving = false;
+if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }`
+
+const markScript = markBody + "\nreturn true;"
 
 // probeScript reports which document answers: "old" (still the marked one,
 // not leaving), "leaving" (the marked one, unloading), or "new:<readyState>".
@@ -42,6 +44,9 @@ func (s *Session) settle() error {
 	for {
 		v, err := s.wd.ExecuteScript(probeScript, nil)
 		state, _ := v.(string)
+		if err != nil || state != "old" {
+			s.newDoc = true // another document answers, or soon will
+		}
 		switch {
 		case err != nil:
 			if errors.Is(clean(err), ErrDialog) {
