@@ -63,8 +63,14 @@ func TestPrintPDF(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
-	s := open(t, "/download")
+	// A session of its own: the shared one keeps its download folder across
+	// runs (-count), and a second report.csv would land as "report (1).csv".
+	shared(t)
 	ctx := context.Background()
+	s, err := sharedDriver.NewSession(ctx, SessionOptions{})
+	assert.NilError(t, err)
+	defer s.Close()
+	assert.NilError(t, s.Navigate(page("/download")))
 	assert.NilError(t, s.Click(Locator{Role: "link", Name: "Download report"}))
 	ds, err := s.Downloads(ctx)
 	assert.NilError(t, err)
