@@ -12,6 +12,7 @@ package resources
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 )
 
@@ -62,6 +63,13 @@ type Content struct {
 	Blob     []byte
 	// Link is where a person can fetch a binary, when one exists.
 	Link string
+}
+
+// JSON is indented JSON text content, the shape every runtime JSON
+// resource reads as.
+func JSON(v any) (Content, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	return Content{MIMEType: "application/json", Text: string(b)}, err
 }
 
 // IsText reports whether the content is text.

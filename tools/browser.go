@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -618,7 +619,7 @@ func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return nil, missing("kept", "the name of a kept file from session://files")
 	}
-	if folder, name, ok := strings.Cut(kept, "/"); ok && isFolder(folder) {
+	if folder, name, ok := strings.Cut(kept, "/"); ok && slices.Contains(files.Folders, folder) {
 		kept = name
 	}
 	s, err := p.session(ctx)
@@ -642,13 +643,4 @@ func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		return nil, err
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("Put %s into %s; submit the form to send it.", kept, loc.String())), nil
-}
-
-func isFolder(name string) bool {
-	for _, f := range files.Folders {
-		if f == name {
-			return true
-		}
-	}
-	return false
 }

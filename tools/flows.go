@@ -387,23 +387,18 @@ func (p *FlowPrompts) Bind(t *resources.Table) {
 		if list == nil {
 			list = []flows.Summary{}
 		}
-		return jsonText(map[string]any{"flows": list})
+		return resources.JSON(map[string]any{"flows": list})
 	})
 	t.Bind("flow.one", func(ctx context.Context, _ string, vars map[string]string) (resources.Content, error) {
 		flow, _, err := f.store.Get(callers.Principal(ctx), vars["name"])
 		if err != nil {
 			return resources.Content{}, err
 		}
-		return jsonText(flow)
+		return resources.JSON(flow)
 	})
 	t.BindCompleter("flow.name", func(ctx context.Context, _, _ string) ([]string, error) {
 		return f.store.Names(callers.Principal(ctx)), nil
 	})
-}
-
-func jsonText(v any) (resources.Content, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	return resources.Content{MIMEType: "application/json", Text: string(b)}, err
 }
 
 // FlowPrompts are the build_flow and repair_flow prompts and the flow

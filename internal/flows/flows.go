@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -153,7 +154,7 @@ func (s *Store) Parse(doc []byte) (Flow, error) {
 		walkStrings(st.Args, func(str string) {
 			for _, m := range placeholder.FindAllStringSubmatch(str, -1) {
 				if !declared[m[1]] {
-					probs = append(probs, fmt.Sprintf("at /steps/%d/args: {{%s}} is not a declared parameter (declared: %s)", i, m[1], orNone(slices.Sorted(keys(declared)))))
+					probs = append(probs, fmt.Sprintf("at /steps/%d/args: {{%s}} is not a declared parameter (declared: %s)", i, m[1], orNone(slices.Sorted(maps.Keys(declared)))))
 				}
 			}
 		})
@@ -195,16 +196,6 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
-}
-
-func keys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // walkStrings calls f on every string inside v.

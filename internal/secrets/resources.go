@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/selenium-flow/selenium-flow/internal/callers"
 	"github.com/selenium-flow/selenium-flow/resources"
@@ -21,7 +20,6 @@ func (s *Store) Bind(t *resources.Table) {
 		if l.Secrets == nil {
 			l.Secrets = []Secret{}
 		}
-		b, err := json.MarshalIndent(l, "", "  ")
-		return resources.Content{MIMEType: "application/json", Text: string(b)}, err
+		return resources.JSON(l)
 	})
 }

@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -111,16 +110,8 @@ func (m *Manager) Describe(principal string) Current {
 	return c
 }
 
-func jsonContent(v any) (resources.Content, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return resources.Content{}, err
-	}
-	return resources.Content{MIMEType: "application/json", Text: string(b)}, nil
-}
-
 func (m *Manager) readCurrent(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-	return jsonContent(m.Describe(callers.Principal(ctx)))
+	return resources.JSON(m.Describe(callers.Principal(ctx)))
 }
 
 // box returns the caller's files after keeping any finished downloads of
@@ -159,7 +150,7 @@ func (m *Manager) readFiles(ctx context.Context, _ string, _ map[string]string) 
 		}
 		out.Folders = append(out.Folders, fi)
 	}
-	return jsonContent(out)
+	return resources.JSON(out)
 }
 
 func (m *Manager) readFolder(ctx context.Context, uri string, _ map[string]string) (resources.Content, error) {
@@ -181,7 +172,7 @@ func (m *Manager) readFolder(ctx context.Context, uri string, _ map[string]strin
 	for _, f := range fs {
 		out.Files = append(out.Files, item(f))
 	}
-	return jsonContent(out)
+	return resources.JSON(out)
 }
 
 func (m *Manager) readFile(ctx context.Context, uri string, vars map[string]string) (resources.Content, error) {
