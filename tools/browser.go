@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selenium-flow/selenium-flow/internal/browser"
-	"github.com/selenium-flow/selenium-flow/internal/callers"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
@@ -228,7 +228,7 @@ func requireLocator(args map[string]any, name string) (browser.Locator, error) {
 
 // session returns the caller's session for a page tool.
 func (p *pageTools) session(ctx context.Context) (*sessions.Session, error) {
-	return p.sessions.Get(callers.Principal(ctx))
+	return p.sessions.Get(auth.Principal(ctx))
 }
 
 // done reports an action with where the page is now; a dead driver drops
@@ -284,7 +284,7 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 			return nil, err
 		}
 	}
-	principal := callers.Principal(ctx)
+	principal := auth.Principal(ctx)
 	s, reopened, err := p.sessions.Open(ctx, principal, opts)
 	if err != nil {
 		return nil, err
@@ -303,7 +303,7 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (p *pageTools) close(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	closed, err := p.sessions.Close(ctx, callers.Principal(ctx))
+	closed, err := p.sessions.Close(ctx, auth.Principal(ctx))
 	if err != nil {
 		return nil, err
 	}

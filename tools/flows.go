@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/selenium-flow/selenium-flow/internal/callers"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
@@ -86,7 +86,7 @@ func (f *flowTools) save(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err != nil {
 		return nil, err
 	}
-	principal := callers.Principal(ctx)
+	principal := auth.Principal(ctx)
 	if red := f.secrets.Redact(principal, string(doc)); red != string(doc) {
 		return nil, refusal.New("The document contains the value of one of your secrets.", `Type secrets with a write step of {"secret": "name"} instead of the value; secret://secrets lists the names.`)
 	}
@@ -115,7 +115,7 @@ func (f *flowTools) delete(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return nil, missing("name", "a flow name from flow://flows")
 	}
-	if err := f.store.Delete(callers.Principal(ctx), name); err != nil {
+	if err := f.store.Delete(auth.Principal(ctx), name); err != nil {
 		return nil, err
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("Deleted the flow %s.", name)), nil
@@ -127,7 +127,7 @@ func (f *flowTools) run(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		return nil, missing("name", "a flow name from flow://flows")
 	}
 	params, _ := req.GetArguments()["params"].(map[string]any)
-	principal := callers.Principal(ctx)
+	principal := auth.Principal(ctx)
 	flow, _, err := f.store.Get(principal, name)
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ func (f *flowTools) call(ctx context.Context, tool string, args map[string]any) 
 	// The report, the progress messages and the failure repair_flow quotes
 	// carry step results: redact the caller's secrets from them here, as
 	// the server does for every tool result.
-	principal := callers.Principal(ctx)
+	principal := auth.Principal(ctx)
 	res, err := h(ctx, req)
 	if err != nil {
 		return flows.Outcome{OK: false, Text: f.secrets.Redact(principal, refusal.Text(err))}, nil
@@ -383,21 +383,21 @@ func CountProgress(w io.Writer) (io.Writer, func(context.Context) context.Contex
 func (p *FlowPrompts) Bind(t *resources.Table) {
 	f := p.f
 	t.Bind("flow.list", func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-		list := f.store.List(callers.Principal(ctx))
+		list := f.store.List(auth.Principal(ctx))
 		if list == nil {
 			list = []flows.Summary{}
 		}
 		return resources.JSON(map[string]any{"flows": list})
 	})
 	t.Bind("flow.one", func(ctx context.Context, _ string, vars map[string]string) (resources.Content, error) {
-		flow, _, err := f.store.Get(callers.Principal(ctx), vars["name"])
+		flow, _, err := f.store.Get(auth.Principal(ctx), vars["name"])
 		if err != nil {
 			return resources.Content{}, err
 		}
 		return resources.JSON(flow)
 	})
 	t.BindCompleter("flow.name", func(ctx context.Context, _, _ string) ([]string, error) {
-		return f.store.Names(callers.Principal(ctx)), nil
+		return f.store.Names(auth.Principal(ctx)), nil
 	})
 }
 
@@ -452,7 +452,7 @@ func (p *FlowPrompts) repairFlow(ctx context.Context, req mcp.GetPromptRequest) 
 	if name == "" {
 		return nil, refusal.New("repair_flow needs the flow's name.", "Pass flow, a name from flow://flows.")
 	}
-	principal := callers.Principal(ctx)
+	principal := auth.Principal(ctx)
 	flow, owner, err := p.f.store.Get(principal, name)
 	if err != nil {
 		return nil, err
@@ -485,7 +485,7 @@ func (p *FlowPrompts) repairFlow(ctx context.Context, req mcp.GetPromptRequest) 
 func (p *FlowPrompts) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
 	vals := []string{}
 	if prompt == "repair_flow" && arg.Name == "flow" {
-		for _, n := range p.f.store.Names(callers.Principal(ctx)) {
+		for _, n := range p.f.store.Names(auth.Principal(ctx)) {
 			if strings.HasPrefix(n, arg.Value) {
 				vals = append(vals, n)
 			}

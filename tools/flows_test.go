@@ -21,7 +21,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
-	"github.com/selenium-flow/selenium-flow/internal/callers"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
@@ -255,7 +255,7 @@ func TestFlowRoundTrip(t *testing.T) {
 				c := servertest.Connect(t, tr, servertest.Options{
 					Protocol: proto,
 					Args:     []string{"--resources", "off"},
-					Env:      secretsEnv(t, callers.Local),
+					Env:      secretsEnv(t, auth.Local),
 				})
 				if proto == "" {
 					assert.Equal(t, c.ProtocolVersion(), mcp.LATEST_PROTOCOL_VERSION, "the stateless protocol was not negotiated")
@@ -271,7 +271,7 @@ func TestFlowRoundTrip(t *testing.T) {
 				assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows"}), native), "the mirror lists what resources/read does")
 				list := flowList(t, native)
 				assert.Check(t, is.DeepEqual(list, []flows.Summary{{
-					Name: "login", URI: "flow://flows/login", Description: "Sign in to the fixture site.", Steps: 6, Owner: callers.Local,
+					Name: "login", URI: "flow://flows/login", Description: "Sign in to the fixture site.", Steps: 6, Owner: auth.Local,
 					Parameters: []flows.ParamBrief{{Name: "base_url", Type: "string", Required: true}, {Name: "email", Type: "string", Required: true}},
 				}}))
 				assert.Check(t, sameJSON(t, readOK(t, c, "flow://flows/login"), doc), "the stored document is the one saved")
@@ -564,7 +564,7 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 	base := leakySite(t)
 	for _, tr := range servertest.Transports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy, Env: secretsEnv(t, callers.Local)})
+			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy, Env: secretsEnv(t, auth.Local)})
 			progress := listen(c)
 			var seen []string
 			keep := func(what, text string) {

@@ -14,8 +14,8 @@ import (
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/selenium-flow/selenium-flow/internal/callers"
-	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -37,7 +37,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return err
 	}
-	setting, err := client.ParseSetting(*res)
+	setting, err := surface.ParseSetting(*res)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *httpAddr != "" {
-		if err := callers.CheckListen(*httpAddr, tokens); err != nil {
+		if err := auth.CheckListen(*httpAddr, tokens); err != nil {
 			return err
 		}
 	}
@@ -98,19 +98,19 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, stderr io.Write
 
 // loadTokens reads FLOW_TOKENS and adds --token for the local principal;
 // with neither there are no tokens (loopback only).
-func loadTokens(file, token string) (*callers.Tokens, error) {
+func loadTokens(file, token string) (*auth.Tokens, error) {
 	if file == "" && token == "" {
 		return nil, nil
 	}
-	t, _ := callers.NewTokens(nil)
+	t, _ := auth.NewTokens(nil)
 	if file != "" {
 		var err error
-		if t, err = callers.LoadTokens(file); err != nil {
+		if t, err = auth.LoadTokens(file); err != nil {
 			return nil, err
 		}
 	}
 	if token != "" {
-		if err := t.Add(token, callers.Local); err != nil {
+		if err := t.Add(token, auth.Local); err != nil {
 			return nil, fmt.Errorf("--token: %w", err)
 		}
 	}

@@ -10,13 +10,13 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
-	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/guard"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 )
 
 // apps declares the MCP Apps extension, so the client is offered the App tool.
-var apps = mcp.ClientCapabilities{Extensions: map[string]any{client.AppsExtension: map[string]any{}}}
+var apps = mcp.ClientCapabilities{Extensions: map[string]any{surface.AppsExtension: map[string]any{}}}
 
 // env keeps a guard run off the repository's data and off any browser: the
 // Grid address is a closed loopback port, so a tool that reaches for a
@@ -29,7 +29,7 @@ func env(t testing.TB) []string {
 // mirror tools, and the Apps extension, so the App tool.
 func mirrorClient(t testing.TB, tr servertest.Transport) *servertest.Client {
 	return servertest.Connect(t, tr, servertest.Options{
-		Info:         mcp.Implementation{Name: client.NoResourceReaders[0], Version: "1.99.0"},
+		Info:         mcp.Implementation{Name: surface.NoResourceReaders[0], Version: "1.99.0"},
 		Capabilities: apps,
 		Env:          env(t),
 	})

@@ -28,7 +28,7 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
@@ -75,7 +75,7 @@ func load(ctx context.Context) (*source, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(data)
-	srv, err := server.New(server.Config{Resources: client.Off, DataDir: data})
+	srv, err := server.New(server.Config{Resources: surface.Off, DataDir: data})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the server to read its tools: %w", err)
 	}
@@ -112,7 +112,7 @@ func listTools(ctx context.Context, srv *server.Server) ([]tool, error) {
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "selenium-flow-manual", Version: server.Version}
-	init.Params.Capabilities.Extensions = map[string]any{client.AppsExtension: map[string]any{}}
+	init.Params.Capabilities.Extensions = map[string]any{surface.AppsExtension: map[string]any{}}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
@@ -65,12 +65,12 @@ func resourceURI(p string) string {
 // with the resource's type. A URI the table does not serve, or one that is
 // only drawn by app hosts (ui://), is 404 with the table's refusal.
 func (s *Server) serveRead(w http.ResponseWriter, r *http.Request) {
-	set, err := client.SettingFromRequest(r)
+	set, err := surface.SettingFromRequest(r)
 	if err != nil {
-		http.Error(w, err.Error()+" (in the ?resources= query or the "+client.Header+" header)", http.StatusBadRequest)
+		http.Error(w, err.Error()+" (in the ?resources= query or the "+surface.Header+" header)", http.StatusBadRequest)
 		return
 	}
-	ctx := client.WithSetting(r.Context(), set)
+	ctx := surface.WithSetting(r.Context(), set)
 	uri := resourceURI(r.PathValue("uri"))
 	if uri == "" {
 		http.Error(w, "Name a resource after "+ReadPrefix+", e.g. "+ReadPrefix+resources.IndexURI+"; "+OpenAPIPath+" lists every path.", http.StatusNotFound)

@@ -19,8 +19,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/selenium-flow/selenium-flow/internal/callers"
-	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
@@ -41,12 +41,12 @@ var Version = "dev"
 // the knowledge surface with every default.
 type Config struct {
 	// Resources is the surface for callers who do not choose one per request.
-	Resources client.Setting
+	Resources surface.Setting
 	// ExcludeTools are tool names left out of the tool list (FLOW_EXCLUDE_TOOLS).
 	ExcludeTools []string
 	// Tokens authenticate HTTP callers; nil serves every HTTP request as the
 	// local caller, which cmd allows on loopback only.
-	Tokens *callers.Tokens
+	Tokens *auth.Tokens
 	// DataDir holds every caller's kept files and flows (FLOW_DATA_DIR);
 	// DefaultDataDir when empty.
 	DataDir string
@@ -112,7 +112,7 @@ func New(cfg Config) (*Server, error) {
 	s.sessions.Bind(s.table)
 	s.secrets.Bind(s.table)
 	s.table.Filter(func(ctx context.Context, c resources.Content) resources.Content {
-		c.Text = s.secrets.Redact(callers.Principal(ctx), c.Text)
+		c.Text = s.secrets.Redact(auth.Principal(ctx), c.Text)
 		return c
 	})
 	schema, ok := s.table.Lookup("flow://schema")
@@ -163,7 +163,7 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
-		mcpserver.WithInstructions(Instructions(client.Caller{})),
+		mcpserver.WithInstructions(Instructions(surface.Caller{})),
 		mcpserver.WithToolHandlerMiddleware(s.redactSecrets),
 		mcpserver.WithToolHandlerMiddleware(refusals),
 		mcpserver.WithToolHandlerMiddleware(s.onlyOffered),
@@ -200,9 +200,9 @@ func (s *Server) Tools() []tools.Tool { return slices.Clone(s.tools) }
 
 // caller is who is calling, with the server-wide setting as the fallback
 // for a caller that did not choose per request.
-func (s *Server) caller(ctx context.Context) client.Caller {
-	c := client.FromContext(ctx)
-	if c.Setting == client.Auto {
+func (s *Server) caller(ctx context.Context) surface.Caller {
+	c := surface.FromContext(ctx)
+	if c.Setting == surface.Auto {
 		c.Setting = s.cfg.Resources
 	}
 	return c
@@ -274,7 +274,7 @@ func (s *Server) redactSecrets(next mcpserver.ToolHandlerFunc) mcpserver.ToolHan
 		if res == nil {
 			return res, err
 		}
-		principal := callers.Principal(ctx)
+		principal := auth.Principal(ctx)
 		for i, c := range res.Content {
 			if t, ok := c.(mcp.TextContent); ok {
 				t.Text = s.secrets.Redact(principal, t.Text)
@@ -297,7 +297,7 @@ func (s *Server) redactSecrets(next mcpserver.ToolHandlerFunc) mcpserver.ToolHan
 
 // Instructions are what a client is told on initialize: how to start, by
 // the surface it has.
-func Instructions(c client.Caller) string {
+func Instructions(c surface.Caller) string {
 	var b strings.Builder
 	b.WriteString("selenium-flow gives you a knowledge base and real browsers. ")
 	if c.ReadsResources() {
@@ -321,8 +321,8 @@ func (s *Server) HTTPHandler() http.Handler {
 		mcpserver.WithEndpointPath("/mcp"),
 		mcpserver.WithStateful(true),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			set, _ := client.SettingFromRequest(r)
-			return callers.WithPrincipal(client.WithSetting(ctx, set), callers.Principal(r.Context()))
+			set, _ := surface.SettingFromRequest(r)
+			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
 	mux := http.NewServeMux()
@@ -334,8 +334,8 @@ func (s *Server) HTTPHandler() http.Handler {
 
 func checkSetting(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := client.SettingFromRequest(r); err != nil {
-			http.Error(w, err.Error()+" (in the ?resources= query or the "+client.Header+" header)", http.StatusBadRequest)
+		if _, err := surface.SettingFromRequest(r); err != nil {
+			http.Error(w, err.Error()+" (in the ?resources= query or the "+surface.Header+" header)", http.StatusBadRequest)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -345,7 +345,7 @@ func checkSetting(next http.Handler) http.Handler {
 // serveFile serves one of the caller's kept files, the link the file
 // resources name.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	box, err := s.sessions.Files(callers.Principal(r.Context()))
+	box, err := s.sessions.Files(auth.Principal(r.Context()))
 	if err != nil {
 		http.Error(w, refusal.Text(err), http.StatusInternalServerError)
 		return
@@ -364,5 +364,5 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 // StdioContext is the context function for the stdio transport: the
 // server-wide setting is the caller's explicit one.
 func (s *Server) StdioContext(ctx context.Context) context.Context {
-	return client.WithSetting(ctx, s.cfg.Resources)
+	return surface.WithSetting(ctx, s.cfg.Resources)
 }

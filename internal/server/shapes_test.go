@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"gotest.tools/v3/assert"
 
-	"github.com/selenium-flow/selenium-flow/internal/client"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/tools"
@@ -69,7 +69,7 @@ func TestServedToolsDeclareShapes(t *testing.T) {
 		t.Run(string(tr), func(t *testing.T) {
 			c := servertest.Connect(t, tr, servertest.Options{
 				Args:         []string{"--resources", "off"},
-				Capabilities: mcp.ClientCapabilities{Extensions: map[string]any{client.AppsExtension: map[string]any{}}},
+				Capabilities: mcp.ClientCapabilities{Extensions: map[string]any{surface.AppsExtension: map[string]any{}}},
 			})
 			res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 			assert.NilError(t, err)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/browser"
-	"github.com/selenium-flow/selenium-flow/internal/callers"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
@@ -111,13 +111,13 @@ func (m *Manager) Describe(principal string) Current {
 }
 
 func (m *Manager) readCurrent(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-	return resources.JSON(m.Describe(callers.Principal(ctx)))
+	return resources.JSON(m.Describe(auth.Principal(ctx)))
 }
 
 // box returns the caller's files after keeping any finished downloads of
 // an open session, so a download shows up where the caller looks for it.
 func (m *Manager) box(ctx context.Context) (*files.Box, error) {
-	p := callers.Principal(ctx)
+	p := auth.Principal(ctx)
 	if s := m.Peek(p); s != nil {
 		_, _ = m.KeepDownloads(ctx, s)
 	}
@@ -157,7 +157,7 @@ func (m *Manager) readFolder(ctx context.Context, uri string, _ map[string]strin
 	folder := strings.TrimPrefix(uri, "session://files/")
 	// Only the downloads folder waits for the browser's downloads: the
 	// wait is up to seconds when there are none.
-	box, err := m.files.For(callers.Principal(ctx))
+	box, err := m.files.For(auth.Principal(ctx))
 	if folder == files.Downloads {
 		box, err = m.box(ctx)
 	}
@@ -182,7 +182,7 @@ func (m *Manager) readFile(ctx context.Context, uri string, vars map[string]stri
 	}
 	// A file already kept is read at once; only a miss waits for the
 	// browser's downloads, which may hold it.
-	box, err := m.files.For(callers.Principal(ctx))
+	box, err := m.files.For(auth.Principal(ctx))
 	if err != nil {
 		return resources.Content{}, err
 	}
@@ -209,7 +209,7 @@ func isText(mime string) bool {
 }
 
 func (m *Manager) completeFile(ctx context.Context, _, _ string) ([]string, error) {
-	box, err := m.files.For(callers.Principal(ctx))
+	box, err := m.files.For(auth.Principal(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package callers
+package auth
 
 import (
 	"context"

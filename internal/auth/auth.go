@@ -1,8 +1,8 @@
-// Package callers says who a request is from. A caller is a principal: on
+// Package auth says who a request is from. A caller is a principal: on
 // stdio the one local user, over HTTP whoever holds a bearer token. Every
 // per-caller thing — the browser session, kept files, flows, secrets — is
 // keyed by the principal, so one caller never sees another's.
-package callers
+package auth
 
 import (
 	"bufio"

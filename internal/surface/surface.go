@@ -1,6 +1,6 @@
-// Package client decides, per request, who is calling and so what the
-// server offers them: native resources or the list_resources/read_resource
-// mirror, and the MCP App tool or not.
+// Package surface decides, per request, which surface a caller gets:
+// native resources or the list_resources/read_resource mirror, and the MCP
+// App tool or not.
 //
 // The decision, in order: an explicit setting (the ?resources= query or
 // X-MCP-Resources header over HTTP, --resources on stdio) wins; else the
@@ -8,7 +8,7 @@
 // are assumed readable. clientInfo comes from the initialize handshake, held
 // for the transport session, or from a request's _meta on protocol
 // generations that carry it there; both are merged.
-package client
+package surface
 
 import (
 	"context"
