@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
 
