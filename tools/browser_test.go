@@ -138,12 +138,15 @@ func ptImageOf(t *testing.T, r *mcp.CallToolResult) []byte {
 var ptLongBase64 = regexp.MustCompile(`[A-Za-z0-9+/]{80,}={0,2}`)
 
 // TestPageTools: every page tool's success and refusal, on an in-process
-// server, through the in-process client and over Streamable HTTP (where
-// kept files are also fetched over GET /files/{name}), on one session each.
+// server over Streamable HTTP (where kept files are also fetched over GET
+// /files/{name}), on one session. The tools' logic does not depend on the
+// transport, and a Chromium session is the costliest thing a test makes:
+// the in-process client drives pages in the driver-killed and flow tests,
+// and the binary's transports are internal/server's TestSmoke.
 func TestPageTools(t *testing.T) {
 	servertest.NeedBrowser(t)
 	site := fixtures.Serve(t)
-	for _, tr := range servertest.LocalTransports {
+	for _, tr := range []servertest.Transport{servertest.HTTP} {
 		t.Run(string(tr), func(t *testing.T) {
 			rig := ptStartRig(t, tr, site)
 			c := rig.c
