@@ -3,7 +3,6 @@ package tools_test
 import (
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"slices"
 	"testing"
 	"time"
@@ -24,9 +23,7 @@ import (
 // added-ms is the median MCP call less the median raw check: the server's
 // overhead per tool call (goal: under 2 ms).
 func BenchmarkToolOverhead(b *testing.B) {
-	if _, err := exec.LookPath("chromedriver"); err != nil {
-		b.Skip("chromedriver is not on PATH")
-	}
+	servertest.NeedBrowser(b)
 	site := fixtures.Serve(b)
 	srv, err := server.New(server.Config{DataDir: b.TempDir()})
 	if err != nil {
