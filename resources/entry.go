@@ -6,6 +6,17 @@
 // The table is written by go generate (the program in gen/) from the skill
 // Markdown, knowledge/server-scope.json, the flow schema and runtime.json.
 // Nothing else describes a resource: both surfaces read the same entries.
+//
+// A server builds its table once, complete, with New: every runtime
+// entry's reader, every completer, the content filter and the excluded
+// tools are given up front, and the table is read-only from then on.
+//
+//	table, err := resources.New(resources.Config{
+//		Readers: map[resources.Reader]resources.ReadFunc{
+//			resources.ReaderSessionCurrent: readCurrent,
+//			// … one per runtime entry; New refuses a table with one missing
+//		},
+//	})
 package resources
 
 //go:generate go run ../gen -root .. -out table_gen.go
@@ -43,10 +54,11 @@ type Entry struct {
 	Kind     Kind
 	// Body holds an embedded entry's published bytes, exactly as written.
 	Body string
-	// Reader names the runtime reader bound with Table.Bind.
-	Reader string
-	// Completer names the runtime completer for a template's variables.
-	Completer string
+	// Reader names the function that reads a runtime entry (Config.Readers).
+	Reader Reader
+	// Completer names the function that completes a template's variables
+	// (Config.Completers).
+	Completer Completer
 	// Values are a template's completion values per variable, known at
 	// generate time (document ids, skill ids, reference file names).
 	Values map[string][]string
@@ -74,6 +86,15 @@ func JSON(v any) (Content, error) {
 
 // IsText reports whether the content is text.
 func (c Content) IsText() bool { return c.Blob == nil }
+
+// Reader is the key of a runtime entry's read function. go generate
+// writes one constant per reader resources/runtime.json names, so a
+// misspelt key does not compile.
+type Reader string
+
+// Completer is the key of a template's completion function, written by go
+// generate like Reader.
+type Completer string
 
 // ReadFunc reads a runtime entry. vars holds the template's variables when
 // the entry is a template; uri is the concrete URI asked for.

@@ -2,14 +2,15 @@ package resources
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
 
-// indexReader is the reader key of knowledge://index. The table builds the
-// index itself, once, from its own entries and scope, so it always names
-// exactly what is served and its declared size is exact.
-const indexReader = "knowledge.index"
+// indexReader is the reader key gen gives knowledge://index. No reader is
+// bound to it: New builds the index itself, from its own entries and scope,
+// so it names exactly what is served and its declared size is exact.
+const indexReader Reader = "knowledge.index"
 
 // IndexURI is the resource to read first.
 const IndexURI = "knowledge://index"
@@ -48,20 +49,20 @@ type IndexSkill struct {
 	References []IndexItem `json:"references"`
 }
 
-// buildIndex makes the index body once all readers are bound, on first use.
-func (t *Table) buildIndex() {
-	t.indexOnce.Do(func() {
-		i, ok := t.byURI[IndexURI]
-		if !ok {
-			return
-		}
-		body, err := json.MarshalIndent(t.index(), "", "  ")
-		if err != nil {
-			panic("resources: the index does not marshal: " + err.Error())
-		}
-		e := &t.entries[i]
-		e.Kind, e.Body, e.Size = Embedded, string(body)+"\n", int64(len(body)+1)
-	})
+// buildIndex writes the index body into its entry, which from then on is
+// served like any embedded entry. New calls it once every entry is known.
+func (t *Table) buildIndex() error {
+	i, ok := t.byURI[IndexURI]
+	if !ok {
+		return nil
+	}
+	body, err := json.MarshalIndent(t.index(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("resources: the index does not marshal: %w", err)
+	}
+	e := &t.entries[i]
+	e.Kind, e.Reader, e.Body, e.Size = Embedded, "", string(body)+"\n", int64(len(body)+1)
+	return nil
 }
 
 func (t *Table) index() Index {
@@ -110,16 +111,13 @@ func (t *Table) index() Index {
 		idx.Topics = append(idx.Topics, it)
 	}
 	for _, e := range t.entries {
-		if e.Hidden || e.Kind != Runtime || e.Reader == indexReader || !t.served(e) {
-			continue
-		}
-		if e.Template {
+		if e.Hidden || e.Kind != Runtime || e.Reader == indexReader || e.Template {
 			continue
 		}
 		idx.Live = append(idx.Live, IndexItem{URI: e.URI, Title: e.Title})
 	}
 	for _, e := range t.entries {
-		if e.Template && !e.Hidden && t.served(e) {
+		if e.Template && !e.Hidden {
 			idx.Templates = append(idx.Templates, IndexItem{URI: e.URI, Title: e.Title, About: e.Description})
 		}
 	}

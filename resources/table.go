@@ -6,64 +6,74 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 )
 
-// Table is the resource table the server serves: the generated entries, with
-// runtime readers bound by the packages that own them. Bind everything before
-// serving; a Table is read-only once the first request arrives.
+// Table is the resource table the server serves: the generated entries,
+// each runtime one with its reader, and the index built from them. It is
+// built once, complete, by New and is read-only afterwards, so any number
+// of requests may use it at once.
 type Table struct {
 	entries    []Entry // listing order: priority, then name
 	byURI      map[string]int
-	patterns   map[string]*regexp.Regexp
-	readers    map[string]ReadFunc
-	completers map[string]CompleteFunc
+	templates  map[string]Template
+	readers    map[Reader]ReadFunc
+	completers map[Completer]CompleteFunc
 	scope      Scope
 	excluded   map[string]bool
 	filter     func(context.Context, Content) Content
-
-	indexOnce sync.Once
 }
 
-// Option configures a Table.
-type Option func(*Table)
-
-// WithExcludedTools drops from the index every topic that none of the
-// remaining tools can answer. Documents stay readable by URI.
-func WithExcludedTools(names ...string) Option {
-	return func(t *Table) {
-		for _, n := range names {
-			if n = strings.TrimSpace(n); n != "" {
-				t.excluded[n] = true
-			}
-		}
-	}
+// Config is everything a Table is built from.
+type Config struct {
+	// Readers read the runtime entries, by the key each entry names. Every
+	// runtime entry needs one: New refuses a table with a reader missing,
+	// so nothing is listed that cannot be read.
+	Readers map[Reader]ReadFunc
+	// Completers complete template variables, by the key each template
+	// names; a template without one completes from its generated values.
+	Completers map[Completer]CompleteFunc
+	// Filter passes every content a runtime reader returns before any
+	// surface (resources/read, the mirror, the read API) serves it; the
+	// server redacts the caller's secrets with it. Nil serves contents as
+	// they are read.
+	Filter func(context.Context, Content) Content
+	// ExcludedTools drops from the index every topic that none of the
+	// remaining tools can answer. Documents stay readable by URI.
+	ExcludedTools []string
+	// Entries and Scope replace the generated ones when Entries is not
+	// nil; the package's tests serve tables of their own with them.
+	Entries []Entry
+	Scope   Scope
 }
 
-// WithEntries replaces the generated entries and scope; tests use it to
-// serve a table of their own.
-func WithEntries(entries []Entry, scope Scope) Option {
-	return func(t *Table) {
-		t.entries = slices.Clone(entries)
-		t.scope = scope
-	}
+// Generated returns the generated entries, index excepted, as go
+// generate wrote them: what a binary publishes without serving (install
+// writes the skills from it).
+func Generated() []Entry {
+	return slices.DeleteFunc(slices.Clone(generatedEntries), func(e Entry) bool { return e.Reader == indexReader })
 }
 
-// New returns the generated table.
-func New(opts ...Option) *Table {
+// New builds the table: the generated entries (or cfg.Entries), each
+// runtime entry with its reader, and knowledge://index from all of them.
+func New(cfg Config) (*Table, error) {
 	t := &Table{
 		entries:    slices.Clone(generatedEntries),
 		scope:      generatedScope,
-		readers:    map[string]ReadFunc{},
-		completers: map[string]CompleteFunc{},
+		readers:    maps.Clone(cfg.Readers),
+		completers: maps.Clone(cfg.Completers),
 		excluded:   map[string]bool{},
-		patterns:   map[string]*regexp.Regexp{},
+		templates:  map[string]Template{},
+		filter:     cfg.Filter,
 	}
-	for _, o := range opts {
-		o(t)
+	if cfg.Entries != nil {
+		t.entries, t.scope = slices.Clone(cfg.Entries), cfg.Scope
+	}
+	for _, n := range cfg.ExcludedTools {
+		if n = strings.TrimSpace(n); n != "" {
+			t.excluded[n] = true
+		}
 	}
 	slices.SortStableFunc(t.entries, func(a, b Entry) int {
 		if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
@@ -72,82 +82,63 @@ func New(opts ...Option) *Table {
 		return cmp.Compare(a.Name, b.Name)
 	})
 	t.byURI = make(map[string]int, len(t.entries))
+	var problems []string
 	for i, e := range t.entries {
+		if _, dup := t.byURI[e.URI]; dup {
+			problems = append(problems, fmt.Sprintf("%s is in the table twice", e.URI))
+		}
 		t.byURI[e.URI] = i
 		if e.Template {
-			t.patterns[e.URI] = templatePattern(e.URI)
+			t.templates[e.URI] = ParseTemplate(e.URI)
+		}
+		if e.Kind == Runtime && e.Reader != indexReader && t.readers[e.Reader] == nil {
+			problems = append(problems, fmt.Sprintf("%s has no reader %q", e.URI, e.Reader))
+		}
+		if e.Completer != "" && t.completers[e.Completer] == nil {
+			problems = append(problems, fmt.Sprintf("%s has no completer %q", e.URI, e.Completer))
 		}
 	}
-	t.readers[indexReader] = nil // built on first use, see index.go
-	return t
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("resources: the table is incomplete: %s", strings.Join(problems, "; "))
+	}
+	if err := t.buildIndex(); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
-
-// Bind attaches the reader a runtime entry names. Entries whose reader is
-// never bound are not served: a server without browsers lists no session.
-func (t *Table) Bind(reader string, fn ReadFunc) { t.readers[reader] = fn }
-
-// BindCompleter attaches the completer a template names.
-func (t *Table) BindCompleter(name string, fn CompleteFunc) { t.completers[name] = fn }
 
 // Scope returns the server's scope as generated.
 func (t *Table) Scope() Scope { return t.scope }
 
-// Excluded reports whether a tool was excluded with WithExcludedTools.
+// Excluded reports whether a tool was excluded in Config.ExcludedTools.
 func (t *Table) Excluded(tool string) bool { return t.excluded[tool] }
 
-// served reports whether an entry can be read.
-func (t *Table) served(e Entry) bool {
-	if e.Kind == Embedded {
-		return true
-	}
-	_, ok := t.readers[e.Reader]
-	return ok
-}
+// Entries returns every entry, resources and templates, in listing order,
+// hidden ones included.
+func (t *Table) Entries() []Entry { return slices.Clone(t.entries) }
 
-// Entries returns every served entry, resources and templates, in listing
-// order, hidden ones included.
-func (t *Table) Entries() []Entry {
-	t.buildIndex()
-	out := make([]Entry, 0, len(t.entries))
-	for _, e := range t.entries {
-		if t.served(e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// Lookup returns the served entry with exactly this URI or template.
+// Lookup returns the entry with exactly this URI or template.
 func (t *Table) Lookup(uri string) (Entry, bool) {
-	t.buildIndex()
 	i, ok := t.byURI[uri]
-	if !ok || !t.served(t.entries[i]) {
+	if !ok {
 		return Entry{}, false
 	}
 	return t.entries[i], true
 }
 
 // Match finds the entry that answers a concrete URI: the resource itself, or
-// else the first served template that matches, with its variables.
+// else the first template that matches, with its variables.
 func (t *Table) Match(uri string) (Entry, map[string]string, bool) {
 	if e, ok := t.Lookup(uri); ok && !e.Template {
 		return e, nil, true
 	}
 	for _, e := range t.entries {
-		if !e.Template || !t.served(e) {
+		if !e.Template {
 			continue
 		}
-		m := t.patterns[e.URI].FindStringSubmatch(uri)
-		if m == nil {
-			continue
+		if vars, ok := t.templates[e.URI].Match(uri); ok {
+			return e, vars, true
 		}
-		vars := map[string]string{}
-		for i, name := range t.patterns[e.URI].SubexpNames() {
-			if i > 0 && name != "" {
-				vars[name] = m[i]
-			}
-		}
-		return e, vars, true
 	}
 	return Entry{}, nil, false
 }
@@ -167,11 +158,7 @@ func (t *Table) Read(ctx context.Context, uri string) (Content, error) {
 		}
 		return Content{URI: uri, MIMEType: e.MIMEType, Text: e.Body}, nil
 	}
-	read := t.readers[e.Reader]
-	if read == nil {
-		return Content{}, fmt.Errorf("%s cannot be read on this server: %w", uri, ErrNotFound)
-	}
-	c, err := read(ctx, uri, vars)
+	c, err := t.readers[e.Reader](ctx, uri, vars)
 	if err != nil {
 		return Content{}, err
 	}
@@ -182,11 +169,6 @@ func (t *Table) Read(ctx context.Context, uri string) (Content, error) {
 	}
 	return c, nil
 }
-
-// Filter passes every content a runtime reader returns through f before
-// any surface (resources/read, the mirror, the read API) serves it; the
-// server redacts the caller's secrets with it. Set it before serving.
-func (t *Table) Filter(f func(context.Context, Content) Content) { t.filter = f }
 
 // NotFoundError is a refusal of a URI the table does not answer.
 type NotFoundError struct {
@@ -216,7 +198,7 @@ func (t *Table) notFoundIn(tmpl Entry, uri string, vars map[string]string) error
 
 func (t *Table) notFound(ctx context.Context, uri string) error {
 	var tmpls []string
-	for _, e := range t.Entries() {
+	for _, e := range t.entries {
 		if e.Template && !e.Hidden {
 			tmpls = append(tmpls, fmt.Sprintf("%s (e.g. %s)", e.URI, t.example(ctx, e)))
 		}
@@ -226,22 +208,21 @@ func (t *Table) notFound(ctx context.Context, uri string) error {
 
 // example fills a template with the first value each variable can take.
 func (t *Table) example(ctx context.Context, e Entry) string {
-	out := e.URI
-	for _, name := range templateVars(e.URI) {
-		v := ""
-		if vals := e.Values[name]; len(vals) > 0 {
-			v = vals[0]
+	tmpl := t.templates[e.URI]
+	vals := map[string]string{}
+	for _, name := range tmpl.Vars() {
+		if vs := e.Values[name]; len(vs) > 0 {
+			vals[name] = vs[0]
 		} else if c := t.completers[e.Completer]; c != nil {
-			if vals, err := c(ctx, name, ""); err == nil && len(vals) > 0 {
-				v = vals[0]
+			if vs, err := c(ctx, name, ""); err == nil && len(vs) > 0 {
+				vals[name] = vs[0]
 			}
 		}
-		if v == "" {
+		if vals[name] == "" {
 			return e.URI
 		}
-		out = strings.Replace(out, "{"+name+"}", v, 1)
 	}
-	return out
+	return tmpl.Expand(vals, "")
 }
 
 // Complete lists the values a template variable can take that start with
@@ -259,8 +240,8 @@ func (t *Table) Complete(ctx context.Context, template, variable, prefix string)
 		if vals, err = c(ctx, variable, prefix); err != nil {
 			return nil, err
 		}
-	} else if !slices.Contains(templateVars(e.URI), variable) {
-		return nil, fmt.Errorf("%s has no variable %q; its variables are %s", e.URI, variable, strings.Join(templateVars(e.URI), ", "))
+	} else if vars := t.templates[e.URI].Vars(); !slices.Contains(vars, variable) {
+		return nil, fmt.Errorf("%s has no variable %q; its variables are %s", e.URI, variable, strings.Join(vars, ", "))
 	}
 	out := []string{}
 	for _, v := range vals {
@@ -269,37 +250,6 @@ func (t *Table) Complete(ctx context.Context, template, variable, prefix string)
 		}
 	}
 	return out, nil
-}
-
-var templateVar = regexp.MustCompile(`\{\+?([A-Za-z0-9_]+)\}`)
-
-func templateVars(tmpl string) []string {
-	var out []string
-	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
-		out = append(out, m[1])
-	}
-	return out
-}
-
-// templatePattern compiles the RFC 6570 level-1 and reserved ({+var})
-// expressions these templates use: {var} stops at a slash, {+var} does not.
-func templatePattern(tmpl string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	last := 0
-	for _, loc := range templateVar.FindAllStringSubmatchIndex(tmpl, -1) {
-		b.WriteString(regexp.QuoteMeta(tmpl[last:loc[0]]))
-		name := tmpl[loc[2]:loc[3]]
-		if strings.HasPrefix(tmpl[loc[0]:], "{+") {
-			fmt.Fprintf(&b, "(?P<%s>.+)", name)
-		} else {
-			fmt.Fprintf(&b, "(?P<%s>[^/]+)", name)
-		}
-		last = loc[1]
-	}
-	b.WriteString(regexp.QuoteMeta(tmpl[last:]))
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
 }
 
 // IsNotFound reports whether err is a refusal of an unknown URI.

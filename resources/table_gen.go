@@ -2,6 +2,24 @@
 
 package resources
 
+// The reader keys of the runtime entries (resources/runtime.json).
+const (
+	ReaderFlowList       Reader = "flow.list"
+	ReaderFlowOne        Reader = "flow.one"
+	ReaderSecretList     Reader = "secret.list"
+	ReaderSessionCurrent Reader = "session.current"
+	ReaderSessionFile    Reader = "session.file"
+	ReaderSessionFiles   Reader = "session.files"
+	ReaderSessionFolder  Reader = "session.folder"
+	ReaderUIShell        Reader = "ui.shell"
+)
+
+// The completer keys of the runtime templates (resources/runtime.json).
+const (
+	CompleterFlowName    Completer = "flow.name"
+	CompleterSessionFile Completer = "session.file"
+)
+
 // generatedEntries is the resource table as go generate wrote it.
 var generatedEntries = []Entry{
 	{
@@ -12,7 +30,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    1,
 		Kind:        Runtime,
-		Reader:      "knowledge.index",
+		Reader:      indexReader,
 	},
 	{
 		URI:         "knowledge://documents/clients-and-resources",
@@ -219,7 +237,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    0.7,
 		Kind:        Runtime,
-		Reader:      "session.current",
+		Reader:      ReaderSessionCurrent,
 	},
 	{
 		URI:         "session://files",
@@ -229,7 +247,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    0.7,
 		Kind:        Runtime,
-		Reader:      "session.files",
+		Reader:      ReaderSessionFiles,
 	},
 	{
 		URI:         "session://files/screenshots",
@@ -239,7 +257,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    0.5,
 		Kind:        Runtime,
-		Reader:      "session.folder",
+		Reader:      ReaderSessionFolder,
 	},
 	{
 		URI:         "session://files/downloads",
@@ -249,7 +267,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    0.5,
 		Kind:        Runtime,
-		Reader:      "session.folder",
+		Reader:      ReaderSessionFolder,
 	},
 	{
 		URI:         "session://files/{name}",
@@ -259,8 +277,8 @@ var generatedEntries = []Entry{
 		Priority:    0.35,
 		Template:    true,
 		Kind:        Runtime,
-		Reader:      "session.file",
-		Completer:   "session.file",
+		Reader:      ReaderSessionFile,
+		Completer:   CompleterSessionFile,
 	},
 	{
 		URI:         "flow://flows",
@@ -270,7 +288,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    0.7,
 		Kind:        Runtime,
-		Reader:      "flow.list",
+		Reader:      ReaderFlowList,
 	},
 	{
 		URI:         "flow://flows/{name}",
@@ -281,8 +299,8 @@ var generatedEntries = []Entry{
 		Priority:    0.5,
 		Template:    true,
 		Kind:        Runtime,
-		Reader:      "flow.one",
-		Completer:   "flow.name",
+		Reader:      ReaderFlowOne,
+		Completer:   CompleterFlowName,
 	},
 	{
 		URI:         "secret://secrets",
@@ -292,7 +310,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "application/json",
 		Priority:    0.6,
 		Kind:        Runtime,
-		Reader:      "secret.list",
+		Reader:      ReaderSecretList,
 	},
 	{
 		URI:         "ui://selenium-flow/component",
@@ -302,7 +320,7 @@ var generatedEntries = []Entry{
 		MIMEType:    "text/html;profile=mcp-app",
 		Priority:    0.3,
 		Kind:        Runtime,
-		Reader:      "ui.shell",
+		Reader:      ReaderUIShell,
 		Hidden:      true,
 	},
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,7 +24,7 @@ const MaxShown = 100_000
 type Showable struct {
 	Pattern   string // a URI, or a template with {name}
 	Component string
-	match     *regexp.Regexp
+	template  resources.Template
 }
 
 // Showables is the one table of showable URIs, first match wins.
@@ -40,9 +39,7 @@ var Showables = compileShowables([]Showable{
 
 func compileShowables(rows []Showable) []Showable {
 	for i, r := range rows {
-		expr := "^" + regexp.QuoteMeta(r.Pattern) + "$"
-		expr = strings.ReplaceAll(expr, regexp.QuoteMeta("{name}"), "[^/]+")
-		rows[i].match = regexp.MustCompile(expr)
+		rows[i].template = resources.ParseTemplate(r.Pattern)
 	}
 	return rows
 }
@@ -50,7 +47,7 @@ func compileShowables(rows []Showable) []Showable {
 // ComponentFor returns the view that draws uri, or "".
 func ComponentFor(uri string) string {
 	for _, s := range Showables {
-		if s.match.MatchString(uri) {
+		if _, ok := s.template.Match(uri); ok {
 			return s.Component
 		}
 	}

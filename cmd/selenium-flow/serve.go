@@ -12,12 +12,9 @@ import (
 	"strings"
 	"time"
 
-	mcpserver "github.com/mark3labs/mcp-go/server"
-
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
-	"github.com/selenium-flow/selenium-flow/tools"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -69,10 +66,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer srv.Close()
 	if *httpAddr == "" {
-		stdio := mcpserver.NewStdioServer(srv.MCP())
-		out, counted := tools.CountProgress(stdout)
-		stdio.SetContextFunc(func(ctx context.Context) context.Context { return counted(srv.StdioContext(ctx)) })
-		return stdio.Listen(ctx, os.Stdin, out)
+		return srv.ServeStdio(ctx, os.Stdin, stdout)
 	}
 	return serveHTTP(ctx, *httpAddr, srv.HTTPHandler(), stderr)
 }

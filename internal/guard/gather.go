@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/selenium-flow/selenium-flow/resources"
 )
 
 // Sources are the clients a gathering reads through: between them they are
@@ -337,7 +338,7 @@ func contentText(c mcp.Content) string {
 func (g *gatherer) refusals(ctx context.Context) error {
 	missing := []string{"knowledge://" + missingValue}
 	for _, t := range g.c.Served.Templates {
-		missing = append(missing, templateVar.ReplaceAllString(t, missingValue))
+		missing = append(missing, resources.ParseTemplate(t).Expand(nil, missingValue))
 	}
 	for _, u := range missing {
 		if _, err := g.read(ctx, u); err != nil {

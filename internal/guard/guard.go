@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/selenium-flow/selenium-flow/resources"
 )
 
 //go:embed retired.txt
@@ -135,8 +137,6 @@ var (
 	stepTool = regexp.MustCompile(`"tool"\s*:\s*"([^"]+)"`)
 	// placeholder is a flow parameter used as {{name}}.
 	placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	// templateVar is one RFC 6570 expression of the kinds the table uses.
-	templateVar = regexp.MustCompile(`\{(\+?)([A-Za-z0-9_]+)\}`)
 )
 
 // xpathFunctions are the XPath 1.0 core functions, which locators call in
@@ -154,15 +154,15 @@ func Check(texts []Text, s Served) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	patterns := make([]*regexp.Regexp, len(s.Templates))
+	templates := make([]resources.Template, len(s.Templates))
 	for i, t := range s.Templates {
-		patterns[i] = templatePattern(t)
+		templates[i] = resources.ParseTemplate(t)
 	}
 	servesURI := func(u string) bool {
 		if slices.Contains(s.Resources, u) || slices.Contains(s.Templates, u) {
 			return true
 		}
-		return slices.ContainsFunc(patterns, func(p *regexp.Regexp) bool { return p.MatchString(u) })
+		return slices.ContainsFunc(templates, func(t resources.Template) bool { _, ok := t.Match(u); return ok })
 	}
 	var out []Finding
 	for _, t := range texts {
@@ -269,26 +269,6 @@ func excerpt(body string, loc []int) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-// templatePattern compiles an RFC 6570 template of the kinds the table
-// serves: {var} stops at a slash, {+var} does not.
-func templatePattern(tmpl string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	last := 0
-	for _, loc := range templateVar.FindAllStringSubmatchIndex(tmpl, -1) {
-		b.WriteString(regexp.QuoteMeta(tmpl[last:loc[0]]))
-		if loc[3] > loc[2] {
-			b.WriteString(".+")
-		} else {
-			b.WriteString("[^/]+")
-		}
-		last = loc[1]
-	}
-	b.WriteString(regexp.QuoteMeta(tmpl[last:]))
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
-}
 
 // Budget is the number of words a tool description may have.
 const (

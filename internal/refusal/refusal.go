@@ -3,8 +3,9 @@
 // wrong and the call that would work.
 //
 // Handlers return errors as values; the server's middleware turns them into
-// results with Result, so no refusal ever reaches the wire as a JSON-RPC
-// "Error executing tool".
+// results with its Scrubber's Result, so no refusal ever reaches the wire
+// as a JSON-RPC "Error executing tool", and no server address or path
+// reaches a client in one.
 package refusal
 
 import (
@@ -42,68 +43,60 @@ func Newf(next, format string, args ...any) error {
 	return &Error{What: fmt.Sprintf(format, args...), Next: next}
 }
 
-// Result turns any error into an isError tool result with a clean sentence.
-func Result(err error) *mcp.CallToolResult {
-	return mcp.NewToolResultError(Text(err))
+// Scrubber removes what a client must never see from the sentences it
+// is sent: the server's own addresses and folders (the WebDriver endpoint,
+// the Grid, the data folder), socket URLs and absolute server paths. The
+// server owns one and hands it to the packages that learn such addresses;
+// page URLs the caller navigated to are the caller's own and stay.
+type Scrubber struct {
+	mu     sync.RWMutex
+	values []string // longest first, so a URL goes before its own host:port
 }
 
-// Text is the sentence a client sees for err: internal addresses and server
-// paths are scrubbed, whatever produced the error.
-func Text(err error) string {
-	if err == nil {
-		return ""
-	}
-	return Scrub(err.Error())
+// NewScrubber returns a scrubber that hides values (see Hide).
+func NewScrubber(values ...string) *Scrubber {
+	s := &Scrubber{}
+	s.Hide(values...)
+	return s
 }
 
-var (
-	// Devtools and other socket URLs are never the caller's business.
-	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
-	path   = regexp.MustCompile(`(?:^|[\s"'(=])(/(?:tmp|var|home|root|usr|etc|opt|run|proc|work|srv|mnt|private)(?:/[^\s"',):]*)?)`)
-)
-
-// hidden are the server's own addresses and folders, registered by the
-// packages that learn them (the WebDriver endpoint, the Grid, the data
-// folder). Page URLs the caller navigated to are the caller's own and stay.
-var hidden struct {
-	sync.RWMutex
-	values []string
-}
-
-// Hide registers values no refusal may show: a URL is hidden with its
-// host:port too, so "127.0.0.1:9515" goes as well as the whole URL.
-func Hide(values ...string) {
-	hidden.Lock()
-	defer hidden.Unlock()
+// Hide adds values no sentence may show: a URL is hidden with its
+// host:port too, so "127.0.0.1:9515" goes as well as the whole URL. A
+// driver started later adds its endpoint here; Hide is safe to call while
+// requests are served.
+func (s *Scrubber) Hide(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, v := range values {
 		v = strings.TrimRight(strings.TrimSpace(v), "/")
-		if len(v) < 4 || slices.Contains(hidden.values, v) {
+		if len(v) < 4 || slices.Contains(s.values, v) {
 			continue
 		}
-		hidden.values = append(hidden.values, v)
-		if u, err := url.Parse(v); err == nil && u.Host != "" && !slices.Contains(hidden.values, u.Host) {
-			hidden.values = append(hidden.values, u.Host)
+		s.values = append(s.values, v)
+		if u, err := url.Parse(v); err == nil && u.Host != "" && !slices.Contains(s.values, u.Host) {
+			s.values = append(s.values, u.Host)
 		}
 	}
-	// Longest first, so a URL goes before its own host:port.
-	slices.SortFunc(hidden.values, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(s.values, func(a, b string) int { return len(b) - len(a) })
 }
 
-// Scrub removes the server's registered addresses and folders, socket URLs
-// and absolute server paths from a message. It is the last line of
-// defence; packages write clean errors first.
-func Scrub(s string) string {
-	hidden.RLock()
-	for _, v := range hidden.values {
-		repl := "[internal address]"
-		if strings.HasPrefix(v, "/") {
-			repl = "[server path]"
+// Scrub removes the hidden values, socket URLs and absolute server paths
+// from a message. It is the last line of defence; packages write clean
+// errors first. A nil Scrubber still removes sockets and paths.
+func (s *Scrubber) Scrub(msg string) string {
+	if s != nil {
+		s.mu.RLock()
+		for _, v := range s.values {
+			repl := "[internal address]"
+			if strings.HasPrefix(v, "/") {
+				repl = "[server path]"
+			}
+			msg = strings.ReplaceAll(msg, v, repl)
 		}
-		s = strings.ReplaceAll(s, v, repl)
+		s.mu.RUnlock()
 	}
-	hidden.RUnlock()
-	s = socket.ReplaceAllString(s, "[internal address]")
-	return path.ReplaceAllStringFunc(s, func(m string) string {
+	msg = socket.ReplaceAllString(msg, "[internal address]")
+	return path.ReplaceAllStringFunc(msg, func(m string) string {
 		lead := ""
 		if len(m) > 0 && m[0] != '/' {
 			lead = m[:1]
@@ -111,6 +104,26 @@ func Scrub(s string) string {
 		return lead + "[server path]"
 	})
 }
+
+// Text is the sentence a client sees for err, scrubbed.
+func (s *Scrubber) Text(err error) string {
+	if err == nil {
+		return ""
+	}
+	return s.Scrub(err.Error())
+}
+
+// Result turns any error into an isError tool result with a scrubbed
+// sentence.
+func (s *Scrubber) Result(err error) *mcp.CallToolResult {
+	return mcp.NewToolResultError(s.Text(err))
+}
+
+var (
+	// Devtools and other socket URLs are never the caller's business.
+	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
+	path   = regexp.MustCompile(`(?:^|[\s"'(=])(/(?:tmp|var|home|root|usr|etc|opt|run|proc|work|srv|mnt|private)(?:/[^\s"',):]*)?)`)
+)
 
 // Is reports whether err is a refusal made by this package.
 func Is(err error) bool {

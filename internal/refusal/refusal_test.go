@@ -9,7 +9,7 @@ import (
 )
 
 func TestScrub(t *testing.T) {
-	Hide("http://127.0.0.1:9515", "/srv/flow-data")
+	s := NewScrubber("http://127.0.0.1:9515", "/srv/flow-data")
 	cases := []struct{ in, want string }{
 		{"dial tcp http://127.0.0.1:9515/session/abc: refused", "dial tcp [internal address]/session/abc: refused"},
 		{"connect 127.0.0.1:9515 failed", "connect [internal address] failed"},
@@ -21,12 +21,17 @@ func TestScrub(t *testing.T) {
 		{"expected https://shop.example.com/cart", "expected https://shop.example.com/cart"},
 	}
 	for _, tc := range cases {
-		assert.Check(t, is.Equal(Scrub(tc.in), tc.want))
+		assert.Check(t, is.Equal(s.Scrub(tc.in), tc.want))
 	}
+	// Two servers in one process do not share what they hide.
+	other := NewScrubber()
+	assert.Check(t, is.Equal(other.Scrub("connect 127.0.0.1:9515 failed"), "connect 127.0.0.1:9515 failed"))
+	var none *Scrubber
+	assert.Check(t, is.Equal(none.Scrub("open /tmp/x: denied"), "open [server path]: denied"))
 }
 
 func TestResult(t *testing.T) {
-	r := Result(New("No browser session is open for you.", "Call open_session first."))
+	r := NewScrubber().Result(New("No browser session is open for you.", "Call open_session first."))
 	assert.Check(t, r.IsError)
 	assert.Check(t, is.Len(r.Content, 1))
 	assert.Check(t, Is(New("a", "b")))

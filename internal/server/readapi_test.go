@@ -106,11 +106,6 @@ func TestReadAPIHidden(t *testing.T) {
 	srv, err := server.New(server.Config{DataDir: t.TempDir()})
 	assert.NilError(t, err)
 	const ui = "ui://selenium-flow/component"
-	if _, ok := srv.Table().Lookup(ui); !ok {
-		srv.Table().Bind("ui.shell", func(context.Context, string, map[string]string) (resources.Content, error) {
-			return resources.Content{Text: "<html></html>"}, nil
-		})
-	}
 	e, ok := srv.Table().Lookup(ui)
 	assert.Assert(t, ok && e.Hidden, "%s is not a hidden entry of the table", ui)
 	hs := httptest.NewServer(srv.HTTPHandler())

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"os"
@@ -26,7 +27,6 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
-	"github.com/selenium-flow/selenium-flow/internal/ui"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -82,9 +82,12 @@ type Server struct {
 	tools    []tools.Tool
 	secrets  *secrets.Store
 	sessions *sessions.Manager
+	scrub    *refusal.Scrubber
 }
 
-// New builds the server.
+// New builds the server: the stores first, then the tools and every
+// runtime reader, then the resource table, complete, and last the MCP
+// server that serves them. Nothing is bound or set after New returns.
 func New(cfg Config) (*Server, error) {
 	if cfg.DataDir == "" {
 		d, err := DefaultDataDir()
@@ -93,8 +96,9 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.DataDir = d
 	}
-	// The server's own places never reach a caller, whatever error names them.
-	refusal.Hide(cfg.DataDir, cfg.SeleniumURL)
+	// The server's own places never reach a caller, whatever error names
+	// them; the session manager adds each driver's endpoint.
+	scrub := refusal.NewScrubber(cfg.DataDir, cfg.SeleniumURL)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
@@ -103,35 +107,47 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{
-		cfg:      cfg,
-		table:    resources.New(resources.WithExcludedTools(cfg.ExcludeTools...)),
-		secrets:  sec,
-		sessions: sessions.New(store, sessions.WithSeleniumURL(cfg.SeleniumURL), sessions.WithIdleTimeout(cfg.IdleTimeout)),
-	}
-	s.sessions.Bind(s.table)
-	s.secrets.Bind(s.table)
-	s.table.Filter(func(ctx context.Context, c resources.Content) resources.Content {
-		c.Text = s.secrets.Redact(auth.Principal(ctx), c.Text)
-		return c
-	})
-	schema, ok := s.table.Lookup("flow://schema")
-	if !ok {
-		return nil, fmt.Errorf("the resource table has no flow://schema")
-	}
-	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), []byte(schema.Body))
+	schema, err := flowSchema()
 	if err != nil {
 		return nil, err
 	}
+	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), schema)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:     cfg,
+		secrets: sec,
+		scrub:   scrub,
+		sessions: sessions.New(store,
+			sessions.WithSeleniumURL(cfg.SeleniumURL),
+			sessions.WithIdleTimeout(cfg.IdleTimeout),
+			sessions.WithScrubber(scrub)),
+	}
+	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
+
 	// An excluded page tool is out of flows too: a flow runs only what a
-	// caller could call.
-	page := slices.DeleteFunc(tools.Browser(s.sessions, s.secrets), func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
-	flowTools, prompts := tools.Flows(flowStore, s.secrets, page)
-	prompts.Bind(s.table)
-	s.table.Bind("ui.shell", func(context.Context, string, map[string]string) (resources.Content, error) {
-		return resources.Content{Text: string(ui.Shell)}, nil
+	// caller could call, through the same middleware a call goes through.
+	page := slices.DeleteFunc(tools.Browser(s.sessions, sec), excluded)
+	steps := map[string]mcpserver.ToolHandlerFunc{}
+	for _, t := range page {
+		steps[t.Def.Name] = s.handle(t.Handler)
+	}
+	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor)
+
+	rt := runtime{sessions: s.sessions, secrets: sec, flows: flowStore}
+	s.table, err = resources.New(resources.Config{
+		Readers:       rt.readers(),
+		Completers:    rt.completers(),
+		Filter:        s.redactContent,
+		ExcludedTools: cfg.ExcludeTools,
 	})
-	s.tools = s.collectTools(page, flowTools, tools.Show(s.table))
+	if err != nil {
+		return nil, err
+	}
+	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
+		s.tools = append(s.tools, slices.DeleteFunc(family, excluded)...)
+	}
 
 	hooks := &mcpserver.Hooks{}
 	s.table.ListHooks(hooks)
@@ -164,23 +180,27 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(Instructions(surface.Caller{})),
-		mcpserver.WithToolHandlerMiddleware(s.redactSecrets),
-		mcpserver.WithToolHandlerMiddleware(refusals),
-		mcpserver.WithToolHandlerMiddleware(s.onlyOffered),
 	)
 	s.table.Register(s.mcp)
-	s.mcp.AddTools(tools.ServerTools(s.tools)...)
+	served := make([]mcpserver.ServerTool, len(s.tools))
+	for i, t := range s.tools {
+		served[i] = mcpserver.ServerTool{Tool: t.Def, Handler: s.handle(t.Handler)}
+	}
+	s.mcp.AddTools(served...)
 	s.mcp.AddPrompts(prompts.Prompts()...)
 	return s, nil
 }
 
-// collectTools gathers every family, minus the excluded tools.
-func (s *Server) collectTools(families ...[]tools.Tool) []tools.Tool {
-	all := tools.Resources(s.table)
-	for _, f := range families {
-		all = append(all, f...)
+// flowSchema is flow://schema's document, which the flow store validates
+// with; it is read from the generated entries because the table that
+// serves it is built after the store.
+func flowSchema() ([]byte, error) {
+	for _, e := range resources.Generated() {
+		if e.URI == "flow://schema" {
+			return []byte(e.Body), nil
+		}
 	}
-	return slices.DeleteFunc(all, func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
+	return nil, fmt.Errorf("the resource table has no flow://schema")
 }
 
 // Close ends every browser session and the WebDriver endpoint.
@@ -224,6 +244,15 @@ func (s *Server) offered(ctx context.Context, name string) error {
 	return nil
 }
 
+// handle puts a tool handler behind the middleware every call goes
+// through, in this order from the outside in: secrets redacted from what
+// the client will see, errors and panics made into scrubbed isError
+// results, and tools the caller is not offered refused. tools/call and
+// flow steps both reach handlers only this way.
+func (s *Server) handle(h mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return s.redactSecrets(s.refusals(s.onlyOffered(h)))
+}
+
 // onlyOffered refuses a call to a tool the caller is not offered, with the
 // sentence that says what to use instead. tools/list leaves such tools out
 // (see the AfterListTools hook); a refusal beats a bare "tool not found".
@@ -238,23 +267,23 @@ func (s *Server) onlyOffered(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandl
 
 // refusals turns every error and panic of a tool handler into an isError
 // result with a clean sentence, so nothing reaches the client as a
-// transport error.
-func refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+// transport error, and a panicking flow step is one failed step.
+func (s *Server) refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				debug.PrintStack()
-				res, err = refusal.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
+				res, err = s.scrub.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
 			}
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
-			return refusal.Result(err), nil
+			return s.scrub.Result(err), nil
 		}
 		if res != nil && res.IsError {
 			for i, c := range res.Content {
 				if t, ok := c.(mcp.TextContent); ok {
-					t.Text = refusal.Scrub(t.Text)
+					t.Text = s.scrub.Scrub(t.Text)
 					res.Content[i] = t
 				}
 			}
@@ -295,6 +324,13 @@ func (s *Server) redactSecrets(next mcpserver.ToolHandlerFunc) mcpserver.ToolHan
 	}
 }
 
+// redactContent is the table's filter: what any resource read returns is
+// redacted of the caller's secrets like a tool result.
+func (s *Server) redactContent(ctx context.Context, c resources.Content) resources.Content {
+	c.Text = s.secrets.Redact(auth.Principal(ctx), c.Text)
+	return c
+}
+
 // Instructions are what a client is told on initialize: how to start, by
 // the surface it has.
 func Instructions(c surface.Caller) string {
@@ -326,7 +362,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkSetting(tools.TrackProgress(stream)))
+	mux.Handle("/mcp", checkSetting(trackProgress(stream)))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
 	return s.cfg.Tokens.Middleware(keepURIPaths(mux))
@@ -347,12 +383,12 @@ func checkSetting(next http.Handler) http.Handler {
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	box, err := s.sessions.Files(auth.Principal(r.Context()))
 	if err != nil {
-		http.Error(w, refusal.Text(err), http.StatusInternalServerError)
+		http.Error(w, s.scrub.Text(err), http.StatusInternalServerError)
 		return
 	}
 	data, f, err := box.Read(r.PathValue("name"))
 	if err != nil {
-		http.Error(w, refusal.Text(err), http.StatusNotFound)
+		http.Error(w, s.scrub.Text(err), http.StatusNotFound)
 		return
 	}
 	w.Header().Set("Content-Type", f.MimeType)
@@ -365,4 +401,13 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 // server-wide setting is the caller's explicit one.
 func (s *Server) StdioContext(ctx context.Context) context.Context {
 	return surface.WithSetting(ctx, s.cfg.Resources)
+}
+
+// ServeStdio serves MCP on in and out until ctx ends or in closes, as the
+// local principal.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	stdio := mcpserver.NewStdioServer(s.mcp)
+	counted, withCount := countProgress(out)
+	stdio.SetContextFunc(func(ctx context.Context) context.Context { return withCount(s.StdioContext(ctx)) })
+	return stdio.Listen(ctx, in, counted)
 }

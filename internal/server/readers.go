@@ -1,0 +1,111 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/flows"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
+	"github.com/selenium-flow/selenium-flow/internal/ui"
+	"github.com/selenium-flow/selenium-flow/resources"
+)
+
+// runtime is what the runtime resources are read from: the packages that
+// own the data stay free of the resource table and of MCP, and this file
+// is the one place that says which resource shows what.
+type runtime struct {
+	sessions *sessions.Manager
+	secrets  *secrets.Store
+	flows    *flows.Store
+}
+
+// readers returns a reader for every runtime entry of resources/runtime.json.
+func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
+	return map[resources.Reader]resources.ReadFunc{
+		resources.ReaderSessionCurrent: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
+			return resources.JSON(r.sessions.Describe(auth.Principal(ctx)))
+		},
+		resources.ReaderSessionFiles: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
+			l, err := r.sessions.ListFiles(ctx, auth.Principal(ctx))
+			if err != nil {
+				return resources.Content{}, err
+			}
+			return resources.JSON(l)
+		},
+		resources.ReaderSessionFolder: func(ctx context.Context, uri string, _ map[string]string) (resources.Content, error) {
+			f, err := r.sessions.ListFolder(ctx, auth.Principal(ctx), strings.TrimPrefix(uri, "session://files/"))
+			if err != nil {
+				return resources.Content{}, err
+			}
+			return resources.JSON(f)
+		},
+		resources.ReaderSessionFile: r.readKept,
+		resources.ReaderFlowList: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
+			list := r.flows.List(auth.Principal(ctx))
+			if list == nil {
+				list = []flows.Summary{}
+			}
+			return resources.JSON(map[string]any{"flows": list})
+		},
+		resources.ReaderFlowOne: func(ctx context.Context, _ string, vars map[string]string) (resources.Content, error) {
+			flow, _, err := r.flows.Get(auth.Principal(ctx), vars["name"])
+			if err != nil {
+				return resources.Content{}, err
+			}
+			return resources.JSON(flow)
+		},
+		resources.ReaderSecretList: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
+			list := r.secrets.List(auth.Principal(ctx))
+			if list == nil {
+				list = []secrets.Secret{}
+			}
+			return resources.JSON(struct {
+				Secrets []secrets.Secret `json:"secrets"`
+				How     string           `json:"how"`
+			}{list, `Type one with write(locator, secret="name") on a page of its site; values are never shown.`})
+		},
+		resources.ReaderUIShell: func(context.Context, string, map[string]string) (resources.Content, error) {
+			return resources.Content{Text: string(ui.Shell)}, nil
+		},
+	}
+}
+
+// completers returns a completer for every template runtime.json names one for.
+func (r runtime) completers() map[resources.Completer]resources.CompleteFunc {
+	return map[resources.Completer]resources.CompleteFunc{
+		resources.CompleterSessionFile: func(ctx context.Context, _, _ string) ([]string, error) {
+			return r.sessions.KeptNames(auth.Principal(ctx))
+		},
+		resources.CompleterFlowName: func(ctx context.Context, _, _ string) ([]string, error) {
+			return r.flows.Names(auth.Principal(ctx)), nil
+		},
+	}
+}
+
+// readKept reads session://files/{name}: text as text, anything else as
+// bytes with the link a person fetches it at.
+func (r runtime) readKept(ctx context.Context, uri string, vars map[string]string) (resources.Content, error) {
+	name, err := url.PathUnescape(vars["name"])
+	if err != nil {
+		return resources.Content{}, fmt.Errorf("%s is not a file URI; file names are percent-encoded in session://files/{name}", uri)
+	}
+	data, f, err := r.sessions.ReadKept(ctx, auth.Principal(ctx), name)
+	if err != nil {
+		return resources.Content{}, err
+	}
+	c := resources.Content{MIMEType: f.MimeType, Link: sessions.FileLink(f.Name)}
+	if isText(f.MimeType) {
+		c.Text = string(data)
+	} else {
+		c.Blob = data
+	}
+	return c, nil
+}
+
+func isText(mime string) bool {
+	return strings.HasPrefix(mime, "text/") || mime == "application/json" || strings.HasSuffix(mime, "+json") || strings.HasSuffix(mime, "+xml")
+}
