@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 )
 
 // The folders of a box.
@@ -73,10 +74,10 @@ func Open(root string) (*Store, error) {
 }
 
 // For returns the box of principal, creating its folders if needed.
-// Principal names consist of letters, digits, '.', '_' and '-'.
+// The principal is a folder name, so it must pass auth.ValidPrincipal.
 func (s *Store) For(principal string) (*Box, error) {
-	if err := checkPrincipal(principal); err != nil {
-		return nil, err
+	if !auth.ValidPrincipal(principal) {
+		return nil, fmt.Errorf("files: invalid principal name %q: use 1 to %d letters, digits, '.', '_' or '-' (not \".\" or \"..\")", principal, auth.MaxPrincipalLen)
 	}
 	dir := filepath.Join(s.root, principal)
 	for _, f := range Folders {
@@ -92,18 +93,6 @@ func (s *Store) For(principal string) (*Box, error) {
 	}
 	s.mu.Unlock()
 	return &Box{principal: principal, dir: dir, mu: l}, nil
-}
-
-func checkPrincipal(p string) error {
-	ok := p != "" && p != "." && p != ".." && len(p) <= 128
-	for i := 0; ok && i < len(p); i++ {
-		c := p[i]
-		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
-	}
-	if !ok {
-		return fmt.Errorf("files: invalid principal name %q: use 1 to 128 letters, digits, '.', '_' or '-' (not \".\" or \"..\")", p)
-	}
-	return nil
 }
 
 // Box is the set of files kept for one principal.
