@@ -35,10 +35,16 @@ func Principal(ctx context.Context) string {
 	return Local
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// MaxPrincipalLen is the longest principal name, in bytes, that
+// ValidPrincipal accepts; refusals quote it.
+const MaxPrincipalLen = 64
+
+var validName = regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9._-]{1,%d}$`, MaxPrincipalLen))
 
 // ValidPrincipal reports whether a name can be a principal: it names a
-// folder under FLOW_DATA_DIR, so it is kept to letters, digits, . _ and -.
+// folder under FLOW_DATA_DIR, so it is kept to letters, digits, . _ and -,
+// and is not "." or "..". Every package that keys files by principal
+// checks with this one function.
 func ValidPrincipal(name string) bool {
 	return validName.MatchString(name) && name != "." && name != ".."
 }
@@ -68,7 +74,7 @@ func (t *Tokens) add(token, principal string) error {
 		return fmt.Errorf("a token for %q is shorter than 16 characters; use a long random token (e.g. openssl rand -hex 24)", principal)
 	}
 	if !ValidPrincipal(principal) {
-		return fmt.Errorf("principal %q is not valid; use letters, digits, dot, underscore and dash (at most 64)", principal)
+		return fmt.Errorf("principal %q is not valid; use letters, digits, dot, underscore and dash (at most %d)", principal, MaxPrincipalLen)
 	}
 	t.byDigest[sha256.Sum256([]byte(token))] = principal
 	return nil

@@ -13,6 +13,29 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 )
 
+func TestValidPrincipal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"alice", true},
+		{"agent-7", true},
+		{"team.ops_1", true},
+		{"..x", true},
+		{strings.Repeat("p", MaxPrincipalLen), true},
+		{"", false},
+		{".", false},
+		{"..", false},
+		{"a/b", false},
+		{"../etc", false},
+		{"a b", false},
+		{"ü", false},
+		{strings.Repeat("p", MaxPrincipalLen+1), false},
+	} {
+		assert.Check(t, is.Equal(ValidPrincipal(tc.name), tc.want), "%q", tc.name)
+	}
+}
+
 func TestLoadTokens(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
