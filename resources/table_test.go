@@ -234,7 +234,9 @@ func TestGeneratedIndexIsServed(t *testing.T) {
 	cfg := resources.Config{Readers: map[resources.Reader]resources.ReadFunc{}, Completers: map[resources.Completer]resources.CompleteFunc{}}
 	for _, e := range resources.Generated() {
 		if e.Kind == resources.Runtime {
-			cfg.Readers[e.Reader] = func(context.Context, string, map[string]string) (resources.Content, error) { return resources.Content{}, nil }
+			cfg.Readers[e.Reader] = func(context.Context, string, map[string]string) (resources.Content, error) {
+				return resources.Content{}, nil
+			}
 		}
 		if e.Completer != "" {
 			cfg.Completers[e.Completer] = func(context.Context, string, string) ([]string, error) { return nil, nil }

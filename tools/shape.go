@@ -106,12 +106,3 @@ func New(name, title string, shape Shape, description string, handler server.Too
 	def.Annotations = shape.annotation(title)
 	return Tool{Def: def, Shape: shape, Handler: handler}
 }
-
-// ServerTools converts tools for server.AddTools.
-func ServerTools(ts []Tool) []server.ServerTool {
-	out := make([]server.ServerTool, len(ts))
-	for i, t := range ts {
-		out[i] = server.ServerTool{Tool: t.Def, Handler: t.Handler}
-	}
-	return out
-}

@@ -103,9 +103,6 @@ type Box struct {
 	mu        *sync.Mutex
 }
 
-// Principal returns the name of the principal that owns the box.
-func (b *Box) Principal() string { return b.principal }
-
 // CheckName reports whether name is acceptable as the name of a kept file,
 // with an error that says what is allowed when it is not.
 func CheckName(name string) error {

@@ -10,7 +10,6 @@ package refusal
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -37,11 +36,6 @@ func (e *Error) Error() string {
 
 // New returns a refusal: what was wrong and what to do instead.
 func New(what, next string) error { return &Error{What: what, Next: next} }
-
-// Newf formats what was wrong; next is said after it.
-func Newf(next, format string, args ...any) error {
-	return &Error{What: fmt.Sprintf(format, args...), Next: next}
-}
 
 // Scrubber removes what a client must never see from the sentences it
 // is sent: the server's own addresses and folders (the WebDriver endpoint,

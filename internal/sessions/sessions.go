@@ -342,9 +342,6 @@ func (m *Manager) KeepDownloads(ctx context.Context, s *Session) ([]files.File, 
 	return kept, nil
 }
 
-// IdleTimeout is how long an unused session lives.
-func (m *Manager) IdleTimeout() time.Duration { return m.idle }
-
 // Remote reports whether sessions run on a remote endpoint (a Grid).
 func (m *Manager) Remote() bool {
 	if m.grid {
