@@ -1,6 +1,9 @@
-// Package server wires selenium-flow together: the resource table, the tool
-// families, the per-caller decisions of internal/client, and the stdio and
-// Streamable HTTP transports.
+// Package server wires selenium-flow together: it opens the stores, builds
+// the tool families and the resource table (with every runtime reader,
+// readers.go), puts every tool behind one middleware chain that tools/call
+// and flow steps share, decides per request which surface a caller gets
+// (internal/surface), and serves the stdio and Streamable HTTP transports
+// (with run_flow's progress delivery, progress.go) and the HTTP read API.
 package server
 
 import (
