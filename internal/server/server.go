@@ -183,11 +183,12 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithInstructions(Instructions(surface.Caller{})),
+		mcpserver.WithToolHandlerMiddleware(s.handle),
 	)
 	s.table.Register(s.mcp)
 	served := make([]mcpserver.ServerTool, len(s.tools))
 	for i, t := range s.tools {
-		served[i] = mcpserver.ServerTool{Tool: t.Def, Handler: s.handle(t.Handler)}
+		served[i] = mcpserver.ServerTool{Tool: t.Def, Handler: t.Handler}
 	}
 	s.mcp.AddTools(served...)
 	s.mcp.AddPrompts(prompts.Prompts()...)
@@ -250,8 +251,9 @@ func (s *Server) offered(ctx context.Context, name string) error {
 // handle puts a tool handler behind the middleware every call goes
 // through, in this order from the outside in: secrets redacted from what
 // the client will see, errors and panics made into scrubbed isError
-// results, and tools the caller is not offered refused. tools/call and
-// flow steps both reach handlers only this way.
+// results, and tools the caller is not offered refused. It is the MCP
+// server's one tool middleware, and flow steps are wrapped with it, so
+// tools/call and a step reach a handler only this way.
 func (s *Server) handle(h mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
 	return s.redactSecrets(s.refusals(s.onlyOffered(h)))
 }
