@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -65,12 +66,16 @@ func encodings(v string) (forms, fragments []string) {
 	// HTML: Go's and other template engines' escaping, a browser's own
 	// serialisation of text and attributes (outerHTML), and numeric
 	// character references in decimal and hex.
+	add(&forms, html.EscapeString(v))
+	for _, nbsp := range []string{"\u00a0", "&nbsp;"} {
+		add(&forms,
+			htmlEscape(v, map[rune]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '\u00a0': nbsp}),
+			htmlEscape(v, map[rune]string{'&': "&amp;", '"': "&quot;", '\u00a0': nbsp}),
+			htmlEscape(v, map[rune]string{'&': "&amp;", '"': "&quot;", '<': "&lt;", '>': "&gt;", '\u00a0': nbsp}),
+			htmlEscape(v, map[rune]string{'&': "&amp;", '"': "&quot;", '\'': "&apos;", '<': "&lt;", '>': "&gt;", '\u00a0': nbsp}),
+		)
+	}
 	add(&forms,
-		html.EscapeString(v),
-		htmlEscape(v, map[rune]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '\u00a0': "&nbsp;"}),
-		htmlEscape(v, map[rune]string{'&': "&amp;", '"': "&quot;", '\u00a0': "&nbsp;"}),
-		htmlEscape(v, map[rune]string{'&': "&amp;", '"': "&quot;", '<': "&lt;", '>': "&gt;", '\u00a0': "&nbsp;"}),
-		htmlEscape(v, map[rune]string{'&': "&amp;", '"': "&quot;", '\'': "&apos;", '<': "&lt;", '>': "&gt;"}),
 		htmlEscape(v, numeric("&#%d;")),
 		htmlEscape(v, numeric("&#x%x;")),
 		htmlEscape(v, numeric("&#x%X;")),
@@ -80,15 +85,17 @@ func encodings(v string) (forms, fragments []string) {
 	goJSON := jsonGo(v)
 	stringify := jsEscape(v, jsOptions{})
 	add(&forms,
-		goJSON,                              // encoding/json: <>& as \u003c \u003e \u0026
-		stringify,                           // JSON.stringify: only " \ and control characters
-		jsEscape(v, jsOptions{slash: true}), // PHP json_encode: \/
-		jsEscape(v, jsOptions{ascii: true}), // Python json.dumps: \u00e9
+		goJSON,          // encoding/json: <>& as \u003c \u003e \u0026
+		jsonGoNoHTML(v), // encoding/json with SetEscapeHTML(false)
+		strings.ReplaceAll(jsonGoNoHTML(v), "/", `\/`),
+		stringify,                                             // JSON.stringify: only " \ and control characters
+		jsEscape(v, jsOptions{slash: true}),                   // PHP json_encode: \/
+		jsEscape(v, jsOptions{ascii: true}),                   // Python json.dumps: \u00e9
 		jsEscape(v, jsOptions{ascii: true, slash: true}),      // PHP with non-ASCII escaped
 		jsEscape(v, jsOptions{single: true}),                  // a '...' JavaScript literal
 		jsEscape(v, jsOptions{unicodeAll: true}),              // every special character as \u00xx
 		jsEscape(v, jsOptions{unicodeAll: true, upper: true}), // ... and \u00XX
-		jsonGo(goJSON), // JSON text inside a JSON string
+		jsonGo(goJSON),                                        // JSON text inside a JSON string
 		jsEscape(stringify, jsOptions{}),
 	)
 
@@ -193,6 +200,19 @@ func numeric(format string) map[rune]string {
 		m[r] = fmt.Sprintf(format, r)
 	}
 	return m
+}
+
+// jsonGoNoHTML is encoding/json's escaping without HTML escaping: as
+// JSON.stringify, but invalid UTF-8 as \ufffd and U+2028, U+2029 escaped.
+func jsonGoNoHTML(s string) string {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(s); err != nil {
+		return s
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
 }
 
 // jsonGo is encoding/json's escaping of a string, without the quotes.
