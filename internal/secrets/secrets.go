@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
@@ -156,13 +157,14 @@ func assemble(defs []def, problems []*LoadError) (*Store, error) {
 			c = &catalogue{names: map[string][]*binding{}}
 			s.byPrincipal[d.principal] = c
 		}
-		b := c.binding(d)
+		b := c.binding(d.name, d.sites)
 		if b == nil {
-			continue
-		}
-		if other := c.overlap(b, d.name); other != nil {
-			problems = append(problems, d.at.problem("binds a secret name to a site that %s also binds it to, with other sites beside; give every definition of one secret the same site list, or use another name", other.first.ref(d.at)))
-			continue
+			if other := c.sharing(d.name, d.sites); other != nil {
+				problems = append(problems, d.at.problem("binds a secret name to a site that %s also binds it to, with other sites beside; give every definition of one secret the same site list, or use another name", other.first.ref(d.at)))
+				continue
+			}
+			b = &binding{name: d.name, sites: d.sites, values: map[string]string{}, at: map[string]place{}, first: d.at}
+			c.names[d.name] = append(c.names[d.name], b)
 		}
 		if d.desc {
 			if b.description != "" && b.description != d.text {
@@ -203,6 +205,7 @@ func assemble(defs []def, problems []*LoadError) (*Store, error) {
 	if len(problems) == 0 {
 		return s, nil
 	}
+	slices.SortStableFunc(problems, func(a, b *LoadError) int { return a.at.compare(b.at) })
 	errs := make([]error, len(problems))
 	for i, p := range problems {
 		errs[i] = p
@@ -216,33 +219,24 @@ func assemble(defs []def, problems []*LoadError) (*Store, error) {
 	return s, s.err
 }
 
-// binding finds or makes the binding a definition belongs to: the same name
-// and the same site list.
-func (c *catalogue) binding(d def) *binding {
-	key := siteKey(d.sites)
-	for _, b := range c.names[d.name] {
+// binding finds the name's binding to exactly these sites.
+func (c *catalogue) binding(name string, sites []site) *binding {
+	key := siteKey(sites)
+	for _, b := range c.names[name] {
 		if siteKey(b.sites) == key {
 			return b
 		}
 	}
-	b := &binding{name: d.name, sites: d.sites, values: map[string]string{}, at: map[string]place{}, first: d.at}
-	c.names[d.name] = append(c.names[d.name], b)
-	return b
+	return nil
 }
 
-// overlap returns another binding of the name that shares a site with b:
-// a page would not know which to use.
-func (c *catalogue) overlap(b *binding, name string) *binding {
-	for _, o := range c.names[name] {
-		if o == b {
-			continue
-		}
-		for _, s := range b.sites {
-			if slices.Contains(o.sites, s) {
-				if len(b.values) == 0 && b.description == "" {
-					c.names[name] = slices.DeleteFunc(c.names[name], func(x *binding) bool { return x == b })
-				}
-				return o
+// sharing returns a binding of the name to other sites that shares one of
+// these: a page on it would not know which to use.
+func (c *catalogue) sharing(name string, sites []site) *binding {
+	for _, b := range c.names[name] {
+		for _, s := range sites {
+			if slices.Contains(b.sites, s) {
+				return b
 			}
 		}
 	}
@@ -333,7 +327,7 @@ func (s *Store) Value(principal, name, key, pageURL string) (string, error) {
 	case !ok:
 		return "", fmt.Errorf("cannot tell which site this page is on, so the secret %q is not typed. %s", name, navigate(bs))
 	case pg.host == "":
-		return "", fmt.Errorf("this page is a %s: page, and secrets are typed only on http and https pages, so the secret %q is not typed. %s", pg.scheme, name, navigate(bs))
+		return "", fmt.Errorf("this page is not on a web site (its address begins with %s:), and secrets are typed only on http and https pages, so the secret %q is not typed. %s", pg.scheme, name, navigate(bs))
 	}
 	var best *binding
 	bestRank, bestLen := noMatch, 0
@@ -354,17 +348,21 @@ func (s *Store) Value(principal, name, key, pageURL string) (string, error) {
 		return "", fmt.Errorf("the secret %q may only be typed on %s; this page is on %s. Navigate to that site first, or ask the operator to add %s to its sites", name, orList(sites), pg.hostPort(), pg.hostPort())
 	}
 	keys := slices.Sorted(maps.Keys(best.values))
-	if key == "" {
-		if len(keys) == 1 {
-			return best.values[keys[0]], nil
-		}
-		return "", fmt.Errorf("the secret %q has the keys %s; name the one to type, as secret %q", name, strings.Join(keys, ", "), name+"/"+keys[0])
+	if key == "" && len(keys) == 1 {
+		return best.values[keys[0]], nil
 	}
 	v, ok := best.values[key]
-	if !ok {
-		return "", fmt.Errorf("the secret %q has no key %q on %s; its keys are %s: pass secret %q", name, key, pg.hostPort(), strings.Join(keys, ", "), name+"/"+keys[0])
+	if ok {
+		return v, nil
 	}
-	return v, nil
+	calls := make([]string, len(keys))
+	for i, k := range keys {
+		calls[i] = strconv.Quote(name + "/" + k)
+	}
+	if key == "" {
+		return "", fmt.Errorf("the secret %q has the keys %s; name the one to type: write with secret %s", name, list(keys, " and "), orList(calls))
+	}
+	return "", fmt.Errorf("the secret %q has no key %q on %s; write with secret %s", name, key, pg.hostPort(), orList(calls))
 }
 
 // navigate is the sentence telling a caller where to go first.
@@ -385,11 +383,14 @@ func navigate(bs []*binding) string {
 }
 
 // orList is "a", "a or b", "a, b or c".
-func orList(s []string) string {
+func orList(s []string) string { return list(s, " or ") }
+
+// list is "a", "a and b", "a, b and c" with conj " and ".
+func list(s []string, conj string) string {
 	if len(s) < 2 {
 		return strings.Join(s, "")
 	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return strings.Join(s[:len(s)-1], ", ") + conj + s[len(s)-1]
 }
 
 func (s *Store) names(principal string) []string {

@@ -1,8 +1,10 @@
 package secrets
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // LoadError is one problem with a source of secrets: the source, where in it
@@ -93,6 +95,18 @@ func (p place) forCaller() string {
 		return "in the FLOW_SECRETS_DIR folder"
 	}
 	return "in a FLOW_SECRET_ environment variable"
+}
+
+// compare orders places as an operator reads the sources: the file by
+// line, then the folder and the variables by path and name.
+func (p place) compare(q place) int {
+	if c := cmp.Compare(p.kind, q.kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(p.line, q.line); c != 0 {
+		return c
+	}
+	return strings.Compare(p.rel, q.rel)
 }
 
 func (p place) problem(format string, args ...any) *LoadError {
