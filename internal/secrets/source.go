@@ -24,6 +24,8 @@ type LoadError struct {
 	at place
 }
 
+// Error is the source, the place and the problem: "FLOW_SECRETS file
+// /etc/flow/secrets, line 3: site 1 of field 3: a site is blank".
 func (e *LoadError) Error() string {
 	if e.Where == "" {
 		return e.Source + ": " + e.Problem
