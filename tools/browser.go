@@ -89,7 +89,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			p.write,
 			locatorArg("locator", true, "the field to type into"),
 			mcp.WithString("text", mcp.Description("the text to type; not for passwords")),
-			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text")),
+			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text; name/key picks one key of a secret with several (e.g. github/username)")),
 			mcp.WithBoolean("append", mcp.Description("keep the field's current value and type after it")),
 		),
 		New("press_key", "Press Key", Create.OnPage(),
@@ -393,7 +393,7 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 			return s.Write(loc, text, clear)
 		}
 		u, _ := s.CurrentURL()
-		value, err := p.secrets.Value(s.Principal, name, u)
+		value, err := p.secrets.Value(s.Principal, name, "", u)
 		if err != nil {
 			return err
 		}

@@ -59,9 +59,9 @@ type Config struct {
 	// IdleTimeout closes a caller's browser nobody used for this long
 	// (FLOW_IDLE_TIMEOUT); sessions.DefaultIdleTimeout when zero.
 	IdleTimeout time.Duration
-	// SecretsFile is the FLOW_SECRETS file of "principal name site value"
-	// lines; no secrets when empty.
-	SecretsFile string
+	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
+	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
+	Secrets secrets.Sources
 }
 
 // DefaultDataDir is the user's data directory for selenium-flow:
@@ -86,6 +86,7 @@ type Server struct {
 	secrets  *secrets.Store
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
+	warnings []error
 }
 
 // New builds the server: the stores first, then the tools and every
@@ -106,10 +107,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
 	}
-	sec, err := secrets.Load(cfg.SecretsFile)
-	if err != nil {
-		return nil, err
-	}
+	// A broken secret configuration does not stop the server: it is
+	// reported (Warnings), and a caller who types a secret is told the
+	// configuration is broken instead of seeing the connection close.
+	sec, secErr := secrets.Load(cfg.Secrets)
 	schema, err := flowSchema()
 	if err != nil {
 		return nil, err
@@ -119,9 +120,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg:     cfg,
-		secrets: sec,
-		scrub:   scrub,
+		cfg:      cfg,
+		secrets:  sec,
+		scrub:    scrub,
+		warnings: slices.DeleteFunc([]error{secErr}, func(e error) bool { return e == nil }),
 		sessions: sessions.New(store,
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
@@ -206,6 +208,11 @@ func flowSchema() ([]byte, error) {
 	}
 	return nil, fmt.Errorf("the resource table has no flow://schema")
 }
+
+// Warnings are what is wrong with the configuration without stopping the
+// server (a secret source that does not load); cmd prints them at start.
+// They name files and lines, never a value.
+func (s *Server) Warnings() []error { return slices.Clone(s.warnings) }
 
 // Close ends every browser session and the WebDriver endpoint.
 func (s *Server) Close() { s.sessions.Shutdown() }
