@@ -53,13 +53,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfg := server.Config{
-		Resources:    setting,
-		ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
-		Tokens:       tokens,
-		DataDir:      os.Getenv("FLOW_DATA_DIR"),
-		SeleniumURL:  os.Getenv("SELENIUM_URL"),
-		IdleTimeout:  idle,
-		Secrets:      secrets.FromEnviron(os.Environ()),
+		Resources:      setting,
+		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
+		Tokens:         tokens,
+		DataDir:        os.Getenv("FLOW_DATA_DIR"),
+		SeleniumURL:    os.Getenv("SELENIUM_URL"),
+		IdleTimeout:    idle,
+		Secrets:        secrets.FromEnviron(os.Environ()),
+		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),
+		AllowedOrigins: splitList(os.Getenv("FLOW_ALLOWED_ORIGINS")),
 	}
 	// Secret values in the environment are read once and leave it, so the
 	// chromedriver and browsers the server starts do not inherit them.

@@ -59,6 +59,13 @@ type Config struct {
 	// IdleTimeout closes a caller's browser nobody used for this long
 	// (FLOW_IDLE_TIMEOUT); sessions.DefaultIdleTimeout when zero.
 	IdleTimeout time.Duration
+	// AllowedHosts are the Host names the HTTP server answers for besides
+	// the loopback names (FLOW_ALLOWED_HOSTS); a server reached on a
+	// non-loopback address with none set answers for any (tokens guard it).
+	AllowedHosts []string
+	// AllowedOrigins are the browser origins, e.g. https://app.example.com,
+	// that may call the HTTP server besides its own (FLOW_ALLOWED_ORIGINS).
+	AllowedOrigins []string
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
@@ -365,19 +372,21 @@ func Instructions(c surface.Caller) string {
 // neither on, off nor auto is refused before the MCP layer sees it. The
 // read API (GET /resources/{uri}, /openapi.json; readapi.go) shares the mux.
 func (s *Server) HTTPHandler() http.Handler {
+	owned := newTransportSessions(SessionIdleTTL)
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
-		mcpserver.WithStateful(true),
+		mcpserver.WithSessionIdManagerResolver(owned),
+		mcpserver.WithSessionIdleTTL(SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := surface.SettingFromRequest(r)
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkSetting(trackProgress(stream)))
+	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(trackProgress(stream))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.cfg.Tokens.Middleware(keepURIPaths(mux))
+	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -393,14 +402,9 @@ func checkSetting(next http.Handler) http.Handler {
 // serveFile serves one of the caller's kept files, the link the file
 // resources name.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	box, err := s.sessions.Files(auth.Principal(r.Context()))
+	data, f, err := s.sessions.ReadKept(r.Context(), auth.Principal(r.Context()), r.PathValue("name"))
 	if err != nil {
-		http.Error(w, s.scrub.Text(err), http.StatusInternalServerError)
-		return
-	}
-	data, f, err := box.Read(r.PathValue("name"))
-	if err != nil {
-		http.Error(w, s.scrub.Text(err), http.StatusNotFound)
+		http.Error(w, s.scrub.Text(err), statusOf(err))
 		return
 	}
 	w.Header().Set("Content-Type", f.MimeType)
