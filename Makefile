@@ -1,6 +1,7 @@
 # selenium-flow — build, serve, generate, test, benchmark.
 #   make setup run   install the browser (Debian chromium + chromedriver) if missing, build, serve on stdio
 #   make test        generated files and docs fresh, go vet, the UI's vitest, go test -race
+#                    (browsers included; with CI=true a missing browser fails instead of skipping)
 #   make docs        regenerate docs/ (after any tool, resource, skill or document change)
 GO       ?= go
 BIN      := bin/selenium-flow
@@ -39,8 +40,16 @@ check-docs:
 vet:
 	$(GO) vet ./...
 
+# TEST_TIMEOUT bounds each package's test binary. Tests derive their waits
+# from it (t.Deadline(), less a margin for cleanup; internal/servertest/
+# testenv), and a binary about to reach it kills its chromedrivers and
+# servers first. 10m is about twice the slowest package (tools, browsers)
+# on a loaded 2-core machine: a hung test fails with its own message well
+# before anyone would stop waiting, and a slow machine is not a failure.
+TEST_TIMEOUT ?= 10m
+
 test: check-generated check-docs vet test-ui
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # The MCP App shell's own tests (vitest); the Go side checks dist/ is fresh.
 test-ui:

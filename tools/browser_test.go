@@ -2,14 +2,11 @@ package tools_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
-	"encoding/json"
+	"fmt"
 	"image/png"
-	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -22,15 +19,23 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
-// The page tools are driven here through real MCP clients against the
-// real binary, over stdio and Streamable HTTP, on the fixture site. A
-// Chromium session costs about 0.3 s and 150 MiB, so each transport shares
-// one server and one session across its sequential subtests.
+// The page tools are driven here through mcp-go's clients against the
+// server value in process (internal/servertest), in process and over
+// Streamable HTTP, with real Chromium on the fixture site; the binary's
+// transports have their smoke tests in internal/server. A Chromium session
+// costs about 0.3 s and 150 MiB (far more on a loaded machine), so each
+// transport shares one server and one session across its sequential
+// subtests.
 
 // The secret typed into the login form, bound to the fixture's host, and
 // one bound to another site.
@@ -39,15 +44,8 @@ const (
 	ptOtherSecret  = "elsewhere-value-42"
 )
 
-func ptNeedBrowser(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("chromedriver"); err != nil {
-		t.Skip("chromedriver is not on PATH")
-	}
-}
-
-// ptPageRig is one server with the mirror on (--resources off), a client,
-// the fixture site, and the HTTP base ("" on stdio).
+// ptPageRig is one in-process server with the mirror on (Resources off),
+// a client, the fixture site, and the HTTP base ("" in process).
 type ptPageRig struct {
 	c    *servertest.Client
 	site string
@@ -65,81 +63,22 @@ func ptSecretsFile(t *testing.T, principal string) string {
 
 func ptStartRig(t *testing.T, tr servertest.Transport, site string) *ptPageRig {
 	t.Helper()
-	// SELENIUM_URL is emptied so a developer's Grid is not used here.
-	env := []string{"FLOW_SECRETS=" + ptSecretsFile(t, "local"), "SELENIUM_URL="}
-	args := []string{"--resources", "off"}
+	srv := servertest.New(t, server.Config{Resources: surface.Off, Secrets: secrets.Sources{File: ptSecretsFile(t, auth.Local)}})
 	if tr == servertest.HTTP {
-		srv := servertest.StartHTTP(t, args, env)
-		return &ptPageRig{c: servertest.ConnectHTTP(t, srv.URL, servertest.Options{}), site: site, base: srv.Base}
+		hs := servertest.ServeHTTP(t, srv)
+		return &ptPageRig{c: servertest.ConnectHTTP(t, hs.URL, servertest.Options{}), site: site, base: hs.Base}
 	}
-	return &ptPageRig{c: servertest.Connect(t, tr, servertest.Options{Args: args, Env: env}), site: site}
+	return &ptPageRig{c: servertest.Local(t, srv, tr, servertest.Options{}), site: site}
 }
 
-// ptOk calls a tool that must succeed and returns its text.
-func ptOk(t *testing.T, c *servertest.Client, tool string, args map[string]any) string {
+// ptHTTPGet fetches url with an optional bearer token.
+func ptHTTPGet(t *testing.T, url, token string) (int, http.Header, []byte) {
 	t.Helper()
-	r := servertest.Call(t, c, tool, args)
-	assert.Assert(t, !r.IsError, "%s %v refused: %s", tool, args, servertest.Text(r))
-	return servertest.Text(r)
-}
-
-// ptRefused calls a tool that must be refused and checks the text has each
-// of wants.
-func ptRefused(t *testing.T, c *servertest.Client, tool string, args map[string]any, wants ...string) string {
-	t.Helper()
-	r := servertest.Call(t, c, tool, args)
-	text := servertest.Text(r)
-	assert.Assert(t, r.IsError, "%s %v was not refused: %s", tool, args, text)
-	for _, w := range wants {
-		assert.Check(t, is.Contains(text, w), "%s %v", tool, args)
-	}
-	return text
-}
-
-// ptMirrorRead reads a resource through the read_resource mirror tool.
-func ptMirrorRead(t *testing.T, c *servertest.Client, uri string) *mcp.CallToolResult {
-	t.Helper()
-	return servertest.Call(t, c, "read_resource", map[string]any{"uri": uri})
-}
-
-// ptReadJSON reads a JSON resource through the mirror into v.
-func ptReadJSON(t *testing.T, c *servertest.Client, uri string, v any) {
-	t.Helper()
-	r := ptMirrorRead(t, c, uri)
-	assert.Assert(t, !r.IsError, "%s: %s", uri, servertest.Text(r))
-	assert.NilError(t, json.Unmarshal([]byte(servertest.Text(r)), v), uri)
-}
-
-// ptReadBlob reads a binary resource natively (resources/read works whatever
-// the mirror setting) and returns its bytes.
-func ptReadBlob(t *testing.T, c *servertest.Client, uri string) []byte {
-	t.Helper()
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = uri
-	res, err := c.ReadResource(context.Background(), req)
-	assert.NilError(t, err, uri)
-	assert.Assert(t, is.Len(res.Contents, 1))
-	blob, isBlob := res.Contents[0].(mcp.BlobResourceContents)
-	assert.Assert(t, isBlob, "%s is not a blob: %T", uri, res.Contents[0])
-	data, err := base64.StdEncoding.DecodeString(blob.Blob)
-	assert.NilError(t, err)
-	return data
-}
-
-// ptHttpGet fetches url with an optional bearer token.
-func ptHttpGet(t *testing.T, url, token string) (int, http.Header, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	assert.NilError(t, err)
+	h := http.Header{}
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		h.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	assert.NilError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	assert.NilError(t, err)
-	return resp.StatusCode, resp.Header, body
+	return servertest.Get(t, url, h)
 }
 
 var ptKeptRE = regexp.MustCompile(`Kept as session://files/(\S+) \(([^,]+), (\d+) bytes\)`)
@@ -199,12 +138,16 @@ func ptImageOf(t *testing.T, r *mcp.CallToolResult) []byte {
 // ptLongBase64 finds a run of base64 long enough to be file content.
 var ptLongBase64 = regexp.MustCompile(`[A-Za-z0-9+/]{80,}={0,2}`)
 
-// TestPageTools: every page tool's success and refusal, over both
-// transports, on one session per transport.
+// TestPageTools: every page tool's success and refusal, on an in-process
+// server over Streamable HTTP (where kept files are also fetched over GET
+// /files/{name}), on one session. The tools' logic does not depend on the
+// transport, and a Chromium session is the costliest thing a test makes:
+// the in-process client drives pages in the driver-killed and flow tests,
+// and the binary's transports are internal/server's TestSmoke.
 func TestPageTools(t *testing.T) {
-	ptNeedBrowser(t)
+	servertest.NeedBrowser(t)
 	site := fixtures.Serve(t)
-	for _, tr := range servertest.Transports {
+	for _, tr := range []servertest.Transport{servertest.HTTP} {
 		t.Run(string(tr), func(t *testing.T) {
 			rig := ptStartRig(t, tr, site)
 			c := rig.c
@@ -213,7 +156,7 @@ func TestPageTools(t *testing.T) {
 
 			t.Run("before open_session", func(t *testing.T) {
 				var cur sessions.Current
-				ptReadJSON(t, c, "session://current", &cur)
+				servertest.MirrorJSON(t, c, "session://current", &cur)
 				assert.Check(t, is.Equal(cur.State, "closed"))
 				assert.Check(t, is.Contains(cur.Next, "open_session"))
 				for tool, args := range map[string]map[string]any{
@@ -229,9 +172,9 @@ func TestPageTools(t *testing.T) {
 					"print":       {"format": "pdf"},
 					"upload_file": {"locator": map[string]any{"label": "Document"}, "kept": "x.pdf"},
 				} {
-					ptRefused(t, c, tool, args, "No browser session is open", "Call open_session")
+					servertest.CallRefused(t, c, tool, args, "No browser session is open", "Call open_session")
 				}
-				assert.Check(t, is.Contains(ptOk(t, c, "close_session", nil), "nothing to close"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "close_session", nil), "nothing to close"))
 			})
 
 			t.Run("open_session", func(t *testing.T) {
@@ -240,16 +183,16 @@ func TestPageTools(t *testing.T) {
 					{"window": "390x"},
 					{"window": "99999x800"},
 				} {
-					ptRefused(t, c, "open_session", bad, "window", "Pass e.g. 1280x800")
+					servertest.CallRefused(t, c, "open_session", bad, "window", "Pass e.g. 1280x800")
 				}
-				ptRefused(t, c, "open_session", map[string]any{"browser": "netscape"}, `"chrome"`)
-				ptRefused(t, c, "open_session", map[string]any{"url": "example.com/login"}, "not an absolute http or https URL", "scheme included")
+				servertest.CallRefused(t, c, "open_session", map[string]any{"browser": "netscape"}, `"chrome"`)
+				servertest.CallRefused(t, c, "open_session", map[string]any{"url": "example.com/login"}, "not an absolute http or https URL", "scheme included")
 
-				text := ptOk(t, c, "open_session", map[string]any{"url": site + "/login", "window": "390x844"})
+				text := servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/login", "window": "390x844"})
 				assert.Check(t, is.Contains(text, "Opened a new browser session"))
 				assert.Check(t, is.Contains(text, `"Sign in · Acme" at `+site+"/login"))
 				var cur sessions.Current
-				ptReadJSON(t, c, "session://current", &cur)
+				servertest.MirrorJSON(t, c, "session://current", &cur)
 				assert.Check(t, is.Equal(cur.State, "live"))
 				assert.Check(t, is.Equal(cur.URL, site+"/login"))
 				assert.Check(t, is.Equal(cur.Title, "Sign in · Acme"))
@@ -263,26 +206,26 @@ func TestPageTools(t *testing.T) {
 				assert.Check(t, is.Equal(w, 390))
 				assert.Check(t, is.Equal(h, 844))
 
-				again := ptOk(t, c, "open_session", map[string]any{"window": "1280x800"})
+				again := servertest.CallOK(t, c, "open_session", map[string]any{"window": "1280x800"})
 				assert.Check(t, is.Contains(again, "already open and is kept as it was"))
 				assert.Check(t, is.Contains(again, "close_session"))
 			})
 
 			t.Run("navigate", func(t *testing.T) {
-				ptRefused(t, c, "navigate", map[string]any{"url": site + "/article", "back": true}, "exactly one of url, back, forward or refresh", `{"back": true}`)
-				ptRefused(t, c, "navigate", map[string]any{}, "exactly one of")
-				ptRefused(t, c, "navigate", map[string]any{"url": "example.com"}, "not an absolute http or https URL")
+				servertest.CallRefused(t, c, "navigate", map[string]any{"url": site + "/article", "back": true}, "exactly one of url, back, forward or refresh", `{"back": true}`)
+				servertest.CallRefused(t, c, "navigate", map[string]any{}, "exactly one of")
+				servertest.CallRefused(t, c, "navigate", map[string]any{"url": "example.com"}, "not an absolute http or https URL")
 
-				assert.Check(t, is.Contains(ptOk(t, c, "navigate", map[string]any{"url": site + "/article"}), "at "+site+"/article"))
-				assert.Check(t, is.Contains(ptOk(t, c, "navigate", map[string]any{"back": true}), "Went back. The page is now \"Sign in · Acme\" at "+site+"/login"))
-				assert.Check(t, is.Contains(ptOk(t, c, "navigate", map[string]any{"forward": true}), "Went forward. The page is now"))
-				assert.Check(t, is.Contains(ptOk(t, c, "navigate", map[string]any{"refresh": true}), "Reloaded. The page is now"))
-				assert.Check(t, is.Contains(ptOk(t, c, "navigate", map[string]any{"refresh": true}), site+"/article"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/article"}), "at "+site+"/article"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "navigate", map[string]any{"back": true}), "Went back. The page is now \"Sign in · Acme\" at "+site+"/login"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "navigate", map[string]any{"forward": true}), "Went forward. The page is now"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "navigate", map[string]any{"refresh": true}), "Reloaded. The page is now"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "navigate", map[string]any{"refresh": true}), site+"/article"))
 			})
 
 			t.Run("outline and write", func(t *testing.T) {
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/login"})
-				out := ptOk(t, c, "outline", nil)
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/login"})
+				out := servertest.CallOK(t, c, "outline", nil)
 				assert.Check(t, is.Contains(out, `page "Sign in · Acme"`))
 				email := ptLocatorFor(t, out, `label:"Email"`)
 				password := ptLocatorFor(t, out, `label:"Password"`)
@@ -290,120 +233,120 @@ func TestPageTools(t *testing.T) {
 				signIn := ptLocatorFor(t, out, `name:"Sign in"`)
 				assert.Check(t, is.Equal(email, `label:"Email"`))
 
-				ptRefused(t, c, "write", map[string]any{"locator": password}, "exactly one of text or secret", "secret://secrets")
-				ptRefused(t, c, "write", map[string]any{"locator": password, "secret": "nope"},
+				servertest.CallRefused(t, c, "write", map[string]any{"locator": password}, "exactly one of text or secret", "secret://secrets")
+				servertest.CallRefused(t, c, "write", map[string]any{"locator": password, "secret": "nope"},
 					`no secret named "nope"`, "elsewhere, pw", "secret://secrets")
-				ptRefused(t, c, "write", map[string]any{"locator": password, "secret": "elsewhere"},
+				servertest.CallRefused(t, c, "write", map[string]any{"locator": password, "secret": "elsewhere"},
 					`"elsewhere"`, "may only be typed on example.com", "Navigate to that site first")
-				ptRefused(t, c, "write", map[string]any{"locator": `label:"Pasword"`, "text": "x"}, "no element matches", "outline")
+				servertest.CallRefused(t, c, "write", map[string]any{"locator": `label:"Pasword"`, "text": "x"}, "no element matches", "outline")
 
-				ptOk(t, c, "write", map[string]any{"locator": email, "text": "alice@example.com"})
+				servertest.CallOK(t, c, "write", map[string]any{"locator": email, "text": "alice@example.com"})
 				// A password typed as text is not shown either.
-				ptOk(t, c, "write", map[string]any{"locator": password, "text": "plain-typed-pw-77"})
-				assert.Check(t, !strings.Contains(ptOk(t, c, "outline", nil), "plain-typed-pw-77"))
-				typed := ptOk(t, c, "write", map[string]any{"locator": password, "secret": "pw"})
+				servertest.CallOK(t, c, "write", map[string]any{"locator": password, "text": "plain-typed-pw-77"})
+				assert.Check(t, !strings.Contains(servertest.CallOK(t, c, "outline", nil), "plain-typed-pw-77"))
+				typed := servertest.CallOK(t, c, "write", map[string]any{"locator": password, "secret": "pw"})
 				assert.Check(t, is.Contains(typed, `Typed the secret "pw"`))
 				assert.Check(t, !strings.Contains(typed, ptPagePassword))
-				after := ptOk(t, c, "outline", nil)
+				after := servertest.CallOK(t, c, "outline", nil)
 				assert.Check(t, !strings.Contains(after, ptPagePassword))
 				assert.Check(t, is.Contains(after, `password label:"Password" filled`))
-				html := ptOk(t, c, "print", map[string]any{"format": "html", "filename": "login-filled"})
+				html := servertest.CallOK(t, c, "print", map[string]any{"format": "html", "filename": "login-filled"})
 				name, mime, _ := ptKept(t, html)
 				assert.Check(t, is.Equal(mime, "text/html"))
-				saved := ptMirrorRead(t, c, sessions.FileURI(name))
+				saved := servertest.MirrorRead(t, c, sessions.FileURI(name))
 				assert.Assert(t, !saved.IsError, servertest.Text(saved))
 				assert.Check(t, is.Contains(servertest.Text(saved), `<form id="login"`))
 				assert.Check(t, !strings.Contains(servertest.Text(saved), ptPagePassword))
 
-				ptOk(t, c, "click", map[string]any{"locator": remember})
-				ptOk(t, c, "click", map[string]any{"locator": signIn})
-				ptOk(t, c, "wait_for", map[string]any{"text": "Welcome alice@example.com", "timeout": 10})
-				ptOk(t, c, "assert", map[string]any{"title": "^Welcome$"})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": remember})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": signIn})
+				servertest.CallOK(t, c, "wait_for", map[string]any{"text": "Welcome alice@example.com", "timeout": 10})
+				servertest.CallOK(t, c, "assert", map[string]any{"title": "^Welcome$"})
 				// A failed check shows the caller's own page URL as it is:
 				// only the server's addresses are hidden.
-				ptRefused(t, c, "assert", map[string]any{"url": "/nowhere$"}, rig.site+"/login")
-				ptOk(t, c, "assert", map[string]any{"text": "Password digest: " + fixtures.PasswordDigest(ptPagePassword)})
-				ptOk(t, c, "assert", map[string]any{"text": "Remember me: 1"})
+				servertest.CallRefused(t, c, "assert", map[string]any{"url": "/nowhere$"}, rig.site+"/login")
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Password digest: " + fixtures.PasswordDigest(ptPagePassword)})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Remember me: 1"})
 			})
 
 			t.Run("click", func(t *testing.T) {
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/controls"})
-				out := ptOk(t, c, "outline", nil)
-				ptOk(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `name:"Save" nth:2`)})
-				ptOk(t, c, "assert", map[string]any{"text": "saved second"})
-				ptOk(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `Clickable card`)})
-				ptOk(t, c, "assert", map[string]any{"text": "card clicked"})
-				ptOk(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Save", "within": map[string]any{"css": "#draft-1"}}})
-				ptOk(t, c, "assert", map[string]any{"text": "saved first"})
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/controls"})
+				out := servertest.CallOK(t, c, "outline", nil)
+				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `name:"Save" nth:2`)})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "saved second"})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `Clickable card`)})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "card clicked"})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Save", "within": map[string]any{"css": "#draft-1"}}})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "saved first"})
 
-				ptRefused(t, c, "click", map[string]any{"locator": map[string]any{"text": "No such thing"}},
+				servertest.CallRefused(t, c, "click", map[string]any{"locator": map[string]any{"text": "No such thing"}},
 					`no element matches text:"No such thing"`, "call outline")
-				ptRefused(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}},
+				servertest.CallRefused(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}},
 					"2 elements match", "add nth (1..2) or within")
-				ptRefused(t, c, "click", map[string]any{}, "locator")
-				ptRefused(t, c, "click", map[string]any{"locator": "nonsense"}, "not a locator", "outline")
+				servertest.CallRefused(t, c, "click", map[string]any{}, "locator")
+				servertest.CallRefused(t, c, "click", map[string]any{"locator": "nonsense"}, "not a locator", "outline")
 
 				// The admin table is summarised, yet a row's controls are
 				// addressable as the outline says.
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/admin"})
-				admin := ptOk(t, c, "outline", nil)
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/admin"})
+				admin := servertest.CallOK(t, c, "outline", nil)
 				assert.Check(t, is.Contains(admin, "rows:120"))
 				edit := ptLocatorFor(t, admin, `name:"Edit" nth:`)
 				assert.Check(t, is.Equal(edit, `role:button name:"Edit" nth:1..120`))
-				ptOk(t, c, "click", map[string]any{"locator": strings.Replace(edit, "nth:1..120", "nth:77", 1)})
-				ptOk(t, c, "assert", map[string]any{"text": "Editing "})
-				ptOk(t, c, "click", map[string]any{"locator": `role:button name:"Delete" within:(role:row name:"Barbara Liskov 3")`})
-				ptOk(t, c, "assert", map[string]any{"text": "Deleted Barbara Liskov 3"})
-				ptOk(t, c, "click", map[string]any{"locator": ptLocatorFor(t, admin, `"Add user"`)})
-				ptOk(t, c, "assert", map[string]any{"text": "New user form opened"})
-				ptOk(t, c, "assert", map[string]any{"locator": map[string]any{"css": "#users tbody tr"}, "count": 119})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": strings.Replace(edit, "nth:1..120", "nth:77", 1)})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Editing "})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": `role:button name:"Delete" within:(role:row name:"Barbara Liskov 3")`})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Deleted Barbara Liskov 3"})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, admin, `"Add user"`)})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "New user form opened"})
+				servertest.CallOK(t, c, "assert", map[string]any{"locator": map[string]any{"css": "#users tbody tr"}, "count": 119})
 			})
 
 			t.Run("press_key", func(t *testing.T) {
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/controls"})
-				ptOk(t, c, "write", map[string]any{"locator": map[string]any{"label": "Key catcher"}, "text": "abc"})
-				ptOk(t, c, "press_key", map[string]any{"key": "Enter"})
-				ptOk(t, c, "assert", map[string]any{"text": "Last key: Enter"})
-				ptOk(t, c, "press_key", map[string]any{"key": "Control+a"})
-				ptOk(t, c, "assert", map[string]any{"text": "Last key: Control+a"})
-				ptRefused(t, c, "press_key", map[string]any{"key": "Hyper"}, `unknown key "Hyper"`, "Enter, Tab, Escape", `"Control+a"`)
-				ptRefused(t, c, "press_key", map[string]any{}, "key")
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/controls"})
+				servertest.CallOK(t, c, "write", map[string]any{"locator": map[string]any{"label": "Key catcher"}, "text": "abc"})
+				servertest.CallOK(t, c, "press_key", map[string]any{"key": "Enter"})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Last key: Enter"})
+				servertest.CallOK(t, c, "press_key", map[string]any{"key": "Control+a"})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Last key: Control+a"})
+				servertest.CallRefused(t, c, "press_key", map[string]any{"key": "Hyper"}, `unknown key "Hyper"`, "Enter, Tab, Escape", `"Control+a"`)
+				servertest.CallRefused(t, c, "press_key", map[string]any{}, "key")
 			})
 
 			t.Run("select", func(t *testing.T) {
-				out := ptOk(t, c, "outline", nil)
+				out := servertest.CallOK(t, c, "outline", nil)
 				size := ptLocatorFor(t, out, `options:"Small|Medium|Large`)
-				assert.Check(t, is.Contains(ptOk(t, c, "select", map[string]any{"locator": size, "option": "Large"}), `Selected "Large"`))
-				ptOk(t, c, "assert", map[string]any{"text": "Chosen size: l"})
-				ptOk(t, c, "select", map[string]any{"locator": size, "option": "s"})
-				ptOk(t, c, "assert", map[string]any{"text": "Chosen size: s"})
-				ptRefused(t, c, "select", map[string]any{"locator": size, "option": "Huge"},
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "select", map[string]any{"locator": size, "option": "Large"}), `Selected "Large"`))
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Chosen size: l"})
+				servertest.CallOK(t, c, "select", map[string]any{"locator": size, "option": "s"})
+				servertest.CallOK(t, c, "assert", map[string]any{"text": "Chosen size: s"})
+				servertest.CallRefused(t, c, "select", map[string]any{"locator": size, "option": "Huge"},
 					"no such option", `"Small", "Medium", "Large", "Extra large"`)
-				ptRefused(t, c, "select", map[string]any{"locator": map[string]any{"label": "Key catcher"}, "option": "x"}, `label:"Key catcher"`)
+				servertest.CallRefused(t, c, "select", map[string]any{"locator": map[string]any{"label": "Key catcher"}, "option": "x"}, `label:"Key catcher"`)
 			})
 
 			t.Run("wait_for", func(t *testing.T) {
-				ptOk(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Start"}})
-				ptOk(t, c, "wait_for", map[string]any{"locator": map[string]any{"role": "button", "name": "Continue"}, "url": "#ready", "timeout": 5})
-				text := ptRefused(t, c, "wait_for", map[string]any{"text": "Never shown", "timeout": 1}, `waited 1s for the text "Never shown"`, "not on the page")
+				servertest.CallOK(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Start"}})
+				servertest.CallOK(t, c, "wait_for", map[string]any{"locator": map[string]any{"role": "button", "name": "Continue"}, "url": "#ready", "timeout": 5})
+				text := servertest.CallRefused(t, c, "wait_for", map[string]any{"text": "Never shown", "timeout": 1}, `waited 1s for the text "Never shown"`, "not on the page")
 				assert.Check(t, !strings.Contains(text, "127.0.0.1"))
-				ptRefused(t, c, "wait_for", map[string]any{"locator": map[string]any{"css": "#nope"}, "timeout": 0.5}, "css:#nope")
-				ptRefused(t, c, "wait_for", map[string]any{}, "needs something to wait for", `{"text": "Welcome"}`)
-				ptRefused(t, c, "wait_for", map[string]any{"text": "x", "timeout": 1000}, "outside 0–120 seconds", "Pass e.g. 10")
+				servertest.CallRefused(t, c, "wait_for", map[string]any{"locator": map[string]any{"css": "#nope"}, "timeout": 0.5}, "css:#nope")
+				servertest.CallRefused(t, c, "wait_for", map[string]any{}, "needs something to wait for", `{"text": "Welcome"}`)
+				servertest.CallRefused(t, c, "wait_for", map[string]any{"text": "x", "timeout": 1000}, "outside 0–120 seconds", "Pass e.g. 10")
 			})
 
 			t.Run("assert", func(t *testing.T) {
-				ptOk(t, c, "assert", map[string]any{
+				servertest.CallOK(t, c, "assert", map[string]any{
 					"title": "^Controls$", "url": "/controls", "text": "Chosen size",
 					"locator": map[string]any{"role": "button", "name": "Start"},
 				})
-				ptOk(t, c, "assert", map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}, "count": 2})
-				ptRefused(t, c, "assert", map[string]any{"title": "^Nope$", "text": "Absent words"},
+				servertest.CallOK(t, c, "assert", map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}, "count": 2})
+				servertest.CallRefused(t, c, "assert", map[string]any{"title": "^Nope$", "text": "Absent words"},
 					`the title "Controls" does not match "^Nope$"`, `the text "Absent words" is not on the page`)
-				ptRefused(t, c, "assert", map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}, "count": 3}, "3", "2")
-				ptRefused(t, c, "assert", map[string]any{"locator": map[string]any{"role": "button", "name": "Secret action"}}, "hidden")
-				ptRefused(t, c, "assert", map[string]any{}, "needs something to check", `{"text": "Order placed"}`)
-				ptRefused(t, c, "assert", map[string]any{"count": 1}, "count needs a locator")
+				servertest.CallRefused(t, c, "assert", map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}, "count": 3}, "3", "2")
+				servertest.CallRefused(t, c, "assert", map[string]any{"locator": map[string]any{"role": "button", "name": "Secret action"}}, "hidden")
+				servertest.CallRefused(t, c, "assert", map[string]any{}, "needs something to check", `{"text": "Order placed"}`)
+				servertest.CallRefused(t, c, "assert", map[string]any{"count": 1}, "count needs a locator")
 			})
 
 			t.Run("screenshot", func(t *testing.T) {
@@ -416,11 +359,11 @@ func TestPageTools(t *testing.T) {
 				assert.Check(t, is.Equal(size, len(img)))
 
 				// Through the mirror a kept PNG comes back as an image.
-				m := ptMirrorRead(t, c, sessions.FileURI(name))
+				m := servertest.MirrorRead(t, c, sessions.FileURI(name))
 				assert.Assert(t, !m.IsError, servertest.Text(m))
 				assert.Check(t, bytes.Equal(ptImageOf(t, m), img))
 				var shots sessions.Folder
-				ptReadJSON(t, c, "session://files/screenshots", &shots)
+				servertest.MirrorJSON(t, c, "session://files/screenshots", &shots)
 				var names []string
 				for _, f := range shots.Files {
 					names = append(names, f.Name)
@@ -431,19 +374,19 @@ func TestPageTools(t *testing.T) {
 				assert.Assert(t, !el.IsError, servertest.Text(el))
 				ew, _ := ptPngSize(t, ptImageOf(t, el))
 				assert.Check(t, ew < 390)
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/article"})
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/article"})
 				full := servertest.Call(t, c, "screenshot", map[string]any{"full_page": true})
 				assert.Assert(t, !full.IsError, servertest.Text(full))
 				_, fh := ptPngSize(t, ptImageOf(t, full))
 				assert.Check(t, fh > 844, "full page height %d", fh)
 
-				ptRefused(t, c, "screenshot", map[string]any{"filename": "../escape.png"}, "name")
-				ptRefused(t, c, "screenshot", map[string]any{"locator": map[string]any{"css": "#nope"}}, "no element matches", "outline")
+				servertest.CallRefused(t, c, "screenshot", map[string]any{"filename": "../escape.png"}, "name")
+				servertest.CallRefused(t, c, "screenshot", map[string]any{"locator": map[string]any{"css": "#nope"}}, "no element matches", "outline")
 			})
 
 			t.Run("print", func(t *testing.T) {
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/controls"})
-				text := ptOk(t, c, "print", map[string]any{"format": "pdf", "filename": "controls", "background": true})
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/controls"})
+				text := servertest.CallOK(t, c, "print", map[string]any{"format": "pdf", "filename": "controls", "background": true})
 				var mime string
 				pdfName, mime, pdfSize = ptKept(t, text)
 				assert.Check(t, is.Equal(pdfName, "controls.pdf"))
@@ -452,11 +395,11 @@ func TestPageTools(t *testing.T) {
 
 				// The PDF itself: natively on both transports, and over
 				// GET /files/{name} on HTTP.
-				data := ptReadBlob(t, c, sessions.FileURI(pdfName))
+				data := servertest.ReadBlob(t, c, sessions.FileURI(pdfName))
 				assert.Check(t, bytes.HasPrefix(data, []byte("%PDF")))
 				assert.Check(t, is.Equal(len(data), pdfSize))
 				if rig.base != "" {
-					code, hdr, body := ptHttpGet(t, rig.base+sessions.FileLink(pdfName), "")
+					code, hdr, body := ptHTTPGet(t, rig.base+sessions.FileLink(pdfName), "")
 					assert.Check(t, is.Equal(code, http.StatusOK))
 					assert.Check(t, is.Equal(hdr.Get("Content-Type"), "application/pdf"))
 					assert.Check(t, bytes.HasPrefix(body, []byte("%PDF")), "%q", body[:min(len(body), 20)])
@@ -464,7 +407,7 @@ func TestPageTools(t *testing.T) {
 				}
 
 				// Through the mirror a PDF is described, never base64.
-				m := ptMirrorRead(t, c, sessions.FileURI(pdfName))
+				m := servertest.MirrorRead(t, c, sessions.FileURI(pdfName))
 				assert.Assert(t, !m.IsError, servertest.Text(m))
 				assert.Check(t, is.Len(m.Content, 1))
 				desc := servertest.Text(m)
@@ -474,56 +417,56 @@ func TestPageTools(t *testing.T) {
 				assert.Check(t, !ptLongBase64.MatchString(desc), "base64 in %q", desc)
 				assert.Check(t, !strings.Contains(desc, "JVBER"), "the PDF's base64 in %q", desc)
 
-				htmlText := ptOk(t, c, "print", map[string]any{"format": "html"})
+				htmlText := servertest.CallOK(t, c, "print", map[string]any{"format": "html"})
 				name, mime, _ := ptKept(t, htmlText)
 				assert.Check(t, is.Equal(mime, "text/html"))
-				page := ptMirrorRead(t, c, sessions.FileURI(name))
+				page := servertest.MirrorRead(t, c, sessions.FileURI(name))
 				assert.Check(t, is.Contains(servertest.Text(page), "<title>Controls</title>"))
 				assert.Check(t, is.Contains(servertest.Text(page), `id="chosen"`))
 
-				ptRefused(t, c, "print", map[string]any{"format": "png"}, `"pdf" or "html"`)
+				servertest.CallRefused(t, c, "print", map[string]any{"format": "png"}, `"pdf" or "html"`)
 			})
 
 			t.Run("upload_file", func(t *testing.T) {
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/upload"})
-				doc := ptLocatorFor(t, ptOk(t, c, "outline", nil), `file label:"Document"`)
-				ptRefused(t, c, "upload_file", map[string]any{"locator": doc, "kept": "missing.pdf"},
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/upload"})
+				doc := ptLocatorFor(t, servertest.CallOK(t, c, "outline", nil), `file label:"Document"`)
+				servertest.CallRefused(t, c, "upload_file", map[string]any{"locator": doc, "kept": "missing.pdf"},
 					`no file named "missing.pdf"`, `"controls.pdf"`, "session://files")
-				put := ptOk(t, c, "upload_file", map[string]any{"locator": doc, "kept": "prints/" + pdfName})
+				put := servertest.CallOK(t, c, "upload_file", map[string]any{"locator": doc, "kept": "prints/" + pdfName})
 				assert.Check(t, is.Contains(put, "submit the form"))
 				assert.Check(t, !strings.Contains(put, "/tmp"))
 				// A click that submits a form may return before the next page
 				// has loaded: wait_for is the documented way to be sure.
-				ptOk(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Upload"}})
-				ptOk(t, c, "wait_for", map[string]any{"text": "Uploaded doc: " + pdfName + " (" + strconv.Itoa(pdfSize) + " bytes)", "timeout": 10})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": map[string]any{"role": "button", "name": "Upload"}})
+				servertest.CallOK(t, c, "wait_for", map[string]any{"text": "Uploaded doc: " + pdfName + " (" + strconv.Itoa(pdfSize) + " bytes)", "timeout": 10})
 			})
 
 			t.Run("downloads", func(t *testing.T) {
-				ptOk(t, c, "navigate", map[string]any{"url": site + "/download"})
-				link := ptLocatorFor(t, ptOk(t, c, "outline", nil), "Download report")
-				ptOk(t, c, "click", map[string]any{"locator": link})
+				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/download"})
+				link := ptLocatorFor(t, servertest.CallOK(t, c, "outline", nil), "Download report")
+				servertest.CallOK(t, c, "click", map[string]any{"locator": link})
 				var dl sessions.Folder
-				ptReadJSON(t, c, "session://files/downloads", &dl)
+				servertest.MirrorJSON(t, c, "session://files/downloads", &dl)
 				assert.Assert(t, is.Len(dl.Files, 1), "%+v", dl)
 				assert.Check(t, is.Equal(dl.Files[0].Name, "report.csv"))
 				assert.Check(t, is.Equal(dl.Files[0].Size, int64(len(fixtures.ReportCSV))))
-				csv := ptMirrorRead(t, c, dl.Files[0].URI)
+				csv := servertest.MirrorRead(t, c, dl.Files[0].URI)
 				assert.Check(t, is.Equal(servertest.Text(csv), fixtures.ReportCSV))
 				if rig.base != "" {
-					code, _, body := ptHttpGet(t, rig.base+dl.Files[0].Link, "")
+					code, _, body := ptHTTPGet(t, rig.base+dl.Files[0].Link, "")
 					assert.Check(t, is.Equal(code, http.StatusOK))
 					assert.Check(t, is.Equal(string(body), fixtures.ReportCSV))
 				}
 			})
 
 			t.Run("close_session", func(t *testing.T) {
-				assert.Check(t, is.Contains(ptOk(t, c, "close_session", nil), "Closed your browser session"))
+				assert.Check(t, is.Contains(servertest.CallOK(t, c, "close_session", nil), "Closed your browser session"))
 				var cur sessions.Current
-				ptReadJSON(t, c, "session://current", &cur)
+				servertest.MirrorJSON(t, c, "session://current", &cur)
 				assert.Check(t, is.Equal(cur.State, "closed"))
-				ptRefused(t, c, "outline", nil, "Call open_session")
+				servertest.CallRefused(t, c, "outline", nil, "Call open_session")
 				var all sessions.FileList
-				ptReadJSON(t, c, "session://files", &all)
+				servertest.MirrorJSON(t, c, "session://files", &all)
 				assert.Check(t, len(all.Files) >= 5, "kept files: %+v", all.Files)
 			})
 		})
@@ -533,78 +476,77 @@ func TestPageTools(t *testing.T) {
 // TestPageToolsIsolation: over HTTP, two principals share one server but
 // never a browser or a file.
 func TestPageToolsIsolation(t *testing.T) {
-	ptNeedBrowser(t)
+	servertest.NeedBrowser(t)
 	site := fixtures.Serve(t)
 	const aliceToken, bobToken = "alice-token-0123456789abcdef", "bob-token-0123456789abcdef"
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	assert.NilError(t, os.WriteFile(tokens, []byte(aliceToken+" alice\n"+bobToken+" bob\n"), 0o600))
-	srv := servertest.StartHTTP(t, []string{"--resources", "off"}, []string{"FLOW_TOKENS=" + tokens, "SELENIUM_URL="})
+	toks, err := auth.LoadTokens(tokens)
+	assert.NilError(t, err)
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{Resources: surface.Off, Tokens: toks}))
 	as := func(token string) *servertest.Client {
 		return servertest.ConnectHTTP(t, srv.URL, servertest.Options{Headers: map[string]string{"Authorization": "Bearer " + token}})
 	}
 	alice, bob := as(aliceToken), as(bobToken)
 
-	ptOk(t, alice, "open_session", map[string]any{"url": site + "/login"})
+	servertest.CallOK(t, alice, "open_session", map[string]any{"url": site + "/login"})
 	shot := servertest.Call(t, alice, "screenshot", map[string]any{"filename": "alice-login"})
 	assert.Assert(t, !shot.IsError, servertest.Text(shot))
 	name, _, _ := ptKept(t, servertest.Text(shot))
 	uri := sessions.FileURI(name)
 
 	var cur sessions.Current
-	ptReadJSON(t, bob, "session://current", &cur)
+	servertest.MirrorJSON(t, bob, "session://current", &cur)
 	assert.Check(t, is.Equal(cur.Principal, "bob"))
 	assert.Check(t, is.Equal(cur.State, "closed"))
 	assert.Check(t, is.Equal(cur.URL, ""))
 	var files sessions.FileList
-	ptReadJSON(t, bob, "session://files", &files)
+	servertest.MirrorJSON(t, bob, "session://files", &files)
 	assert.Check(t, is.Len(files.Files, 0))
 	var shots sessions.Folder
-	ptReadJSON(t, bob, "session://files/screenshots", &shots)
+	servertest.MirrorJSON(t, bob, "session://files/screenshots", &shots)
 	assert.Check(t, is.Len(shots.Files, 0))
 
-	miss := ptMirrorRead(t, bob, uri)
+	miss := servertest.MirrorRead(t, bob, uri)
 	assert.Check(t, miss.IsError)
 	assert.Check(t, is.Contains(servertest.Text(miss), "no files are kept yet"))
 	assert.Check(t, is.Contains(servertest.Text(miss), "session://files"))
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = uri
-	_, err := bob.ReadResource(context.Background(), req)
+	_, err = servertest.Read(t, bob, uri)
 	assert.Check(t, err != nil, "bob read alice's file natively")
 
-	code, _, body := ptHttpGet(t, srv.Base+sessions.FileLink(name), bobToken)
+	code, _, body := ptHTTPGet(t, srv.Base+sessions.FileLink(name), bobToken)
 	assert.Check(t, is.Equal(code, http.StatusNotFound))
 	assert.Check(t, !bytes.HasPrefix(body, []byte("\x89PNG")))
-	code, _, body = ptHttpGet(t, srv.Base+sessions.FileLink(name), "")
+	code, _, body = ptHTTPGet(t, srv.Base+sessions.FileLink(name), "")
 	assert.Check(t, is.Equal(code, http.StatusUnauthorized))
 	assert.Check(t, is.Contains(string(body), "Authorization: Bearer <token>"))
-	code, _, body = ptHttpGet(t, srv.Base+sessions.FileLink(name), aliceToken)
+	code, _, body = ptHTTPGet(t, srv.Base+sessions.FileLink(name), aliceToken)
 	assert.Check(t, is.Equal(code, http.StatusOK))
 	assert.Check(t, bytes.HasPrefix(body, []byte("\x89PNG")))
 
 	for _, tool := range []string{"outline", "screenshot"} {
-		ptRefused(t, bob, tool, nil, "No browser session is open", "open_session")
+		servertest.CallRefused(t, bob, tool, nil, "No browser session is open", "open_session")
 	}
-	ptRefused(t, bob, "click", map[string]any{"locator": map[string]any{"text": "Sign in"}}, "open_session")
-	assert.Check(t, is.Contains(ptOk(t, bob, "close_session", nil), "nothing to close"))
+	servertest.CallRefused(t, bob, "click", map[string]any{"locator": map[string]any{"text": "Sign in"}}, "open_session")
+	assert.Check(t, is.Contains(servertest.CallOK(t, bob, "close_session", nil), "nothing to close"))
 	// bob's close_session did not close alice's browser.
-	assert.Check(t, is.Contains(ptOk(t, alice, "outline", nil), `form "login"`))
+	assert.Check(t, is.Contains(servertest.CallOK(t, alice, "outline", nil), `form "login"`))
 }
 
 // TestPageToolsDriverKilled: when the server's chromedriver dies, page
 // tools say to open a session again, leak nothing of the endpoint, and the
-// next open_session works on a fresh chromedriver.
+// next open_session works on a fresh chromedriver. The server runs in
+// process, so its chromedriver is a child of the test process.
 func TestPageToolsDriverKilled(t *testing.T) {
-	ptNeedBrowser(t)
+	servertest.NeedBrowser(t)
 	site := fixtures.Serve(t)
-	srv := servertest.StartHTTP(t, nil, []string{"SELENIUM_URL="})
-	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
-	ptOk(t, c, "open_session", map[string]any{"url": site + "/login"})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
+	before := ptChromedrivers()
+	servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/login"})
 
-	pid, port := ptChromedriverOf(t, srv.PID())
+	pid, port := ptNewChromedriver(t, before)
 	assert.NilError(t, syscall.Kill(-pid, syscall.SIGKILL))
-	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
-		assert.Assert(t, time.Now().Before(deadline), "chromedriver %d is still there", pid)
-	}
+	servertest.Eventually(t, fmt.Sprintf("chromedriver %d to go", pid), func() bool { return !ptChromedrivers()[pid] })
 
 	absPath := regexp.MustCompile(`(?:^|[\s"'(=:])/[A-Za-z]`)
 	for _, call := range []struct {
@@ -615,32 +557,45 @@ func TestPageToolsDriverKilled(t *testing.T) {
 		{"click", map[string]any{"locator": map[string]any{"role": "button", "name": "Sign in"}}},
 		{"screenshot", nil},
 	} {
-		text := ptRefused(t, c, call.tool, call.args, "open_session")
+		text := servertest.CallRefused(t, c, call.tool, call.args, "open_session")
 		for _, leak := range []string{"127.0.0.1", ":" + port, "/tmp", "http://", "localhost", "session/"} {
 			assert.Check(t, !strings.Contains(text, leak), "%s: %q contains %q", call.tool, text, leak)
 		}
 		assert.Check(t, !absPath.MatchString(text), "%s: %q has an absolute path", call.tool, text)
 	}
 
-	text := ptOk(t, c, "open_session", map[string]any{"url": site + "/controls"})
+	text := servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/controls"})
 	assert.Check(t, is.Contains(text, "Opened a new browser session"))
-	assert.Check(t, is.Contains(ptOk(t, c, "outline", nil), `page "Controls"`))
-	fresh, _ := ptChromedriverOf(t, srv.PID())
+	assert.Check(t, is.Contains(servertest.CallOK(t, c, "outline", nil), `page "Controls"`))
+	fresh, _ := ptNewChromedriver(t, before)
 	assert.Check(t, fresh != pid)
-	ptOk(t, c, "close_session", nil)
+	servertest.CallOK(t, c, "close_session", nil)
 }
 
-// ptChromedriverOf finds the one chromedriver the server started and the
-// port it listens on.
-func ptChromedriverOf(t *testing.T, server int) (pid int, port string) {
+// ptChromedrivers are the live chromedriver children of the test process.
+func ptChromedrivers() map[int]bool {
+	out := map[int]bool{}
+	for _, p := range testenv.Children() {
+		if p.Name == "chromedriver" {
+			out[p.PID] = true
+		}
+	}
+	return out
+}
+
+// ptNewChromedriver finds the one chromedriver started since before and
+// the port it listens on.
+func ptNewChromedriver(t *testing.T, before map[int]bool) (pid int, port string) {
 	t.Helper()
-	out, err := exec.Command("pgrep", "-P", strconv.Itoa(server), "chromedriver").Output()
-	assert.NilError(t, err, "no chromedriver child of %d", server)
-	fields := strings.Fields(string(out))
-	assert.Assert(t, is.Len(fields, 1), "chromedriver children: %q", out)
-	pid, err = strconv.Atoi(fields[0])
-	assert.NilError(t, err)
-	cmdline, err := os.ReadFile("/proc/" + fields[0] + "/cmdline")
+	var fresh []int
+	for p := range ptChromedrivers() {
+		if !before[p] {
+			fresh = append(fresh, p)
+		}
+	}
+	assert.Assert(t, is.Len(fresh, 1), "new chromedriver children: %v", fresh)
+	pid = fresh[0]
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	assert.NilError(t, err)
 	for _, arg := range strings.Split(string(cmdline), "\x00") {
 		if p, found := strings.CutPrefix(arg, "--port="); found {
@@ -660,28 +615,28 @@ func TestPageToolsGrid(t *testing.T) {
 		t.Skip("SELENIUM_URL is not set")
 	}
 	site := fixtures.Serve(t)
-	srv := servertest.StartHTTP(t, []string{"--resources", "off"}, []string{"SELENIUM_URL=" + grid})
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{Resources: surface.Off, SeleniumURL: grid}))
 	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
 
 	var cur sessions.Current
-	ptReadJSON(t, c, "session://current", &cur)
+	servertest.MirrorJSON(t, c, "session://current", &cur)
 	assert.Check(t, is.Equal(cur.State, "closed"))
 	assert.Check(t, is.Equal(cur.Endpoint, "Selenium Grid"), "before the first session")
-	text := ptOk(t, c, "open_session", map[string]any{"url": site + "/login"})
+	text := servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/login"})
 	assert.Check(t, is.Contains(text, "Opened a new browser session"))
 	t.Cleanup(func() { servertest.Call(t, c, "close_session", nil) })
-	ptReadJSON(t, c, "session://current", &cur)
+	servertest.MirrorJSON(t, c, "session://current", &cur)
 	assert.Check(t, is.Equal(cur.Endpoint, "Selenium Grid"))
 	assert.Check(t, is.Equal(cur.State, "live"))
 
-	ptOk(t, c, "navigate", map[string]any{"url": site + "/article"})
-	ptOk(t, c, "navigate", map[string]any{"url": site + "/login"})
-	out := ptOk(t, c, "outline", nil)
+	servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/article"})
+	servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/login"})
+	out := servertest.CallOK(t, c, "outline", nil)
 	assert.Check(t, is.Contains(out, `form "login"`))
-	ptOk(t, c, "write", map[string]any{"locator": ptLocatorFor(t, out, `label:"Email"`), "text": "grid@example.com"})
-	ptOk(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `name:"Sign in"`)})
-	ptOk(t, c, "wait_for", map[string]any{"text": "Welcome grid@example.com", "timeout": 10})
-	miss := ptRefused(t, c, "click", map[string]any{"locator": map[string]any{"text": "Nothing here"}}, "no element matches", "outline")
+	servertest.CallOK(t, c, "write", map[string]any{"locator": ptLocatorFor(t, out, `label:"Email"`), "text": "grid@example.com"})
+	servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `name:"Sign in"`)})
+	servertest.CallOK(t, c, "wait_for", map[string]any{"text": "Welcome grid@example.com", "timeout": 10})
+	miss := servertest.CallRefused(t, c, "click", map[string]any{"locator": map[string]any{"text": "Nothing here"}}, "no element matches", "outline")
 	for _, leak := range []string{"4444", "/tmp", "session/"} {
 		assert.Check(t, !strings.Contains(miss, leak), "%q contains %q", miss, leak)
 	}
@@ -692,24 +647,25 @@ func TestPageToolsGrid(t *testing.T) {
 	assert.Check(t, is.Equal(w, 1280))
 	assert.Check(t, is.Equal(h, 800))
 
-	pdf := ptOk(t, c, "print", map[string]any{"format": "pdf", "filename": "grid"})
+	pdf := servertest.CallOK(t, c, "print", map[string]any{"format": "pdf", "filename": "grid"})
 	name, _, size := ptKept(t, pdf)
-	code, _, body := ptHttpGet(t, srv.Base+sessions.FileLink(name), "")
+	code, _, body := ptHTTPGet(t, srv.Base+sessions.FileLink(name), "")
 	assert.Check(t, is.Equal(code, http.StatusOK))
 	assert.Check(t, bytes.HasPrefix(body, []byte("%PDF")))
 	assert.Check(t, is.Equal(len(body), size))
 
-	ptOk(t, c, "navigate", map[string]any{"url": site + "/download"})
-	ptOk(t, c, "click", map[string]any{"locator": map[string]any{"role": "link", "name": "Download report (CSV)"}})
+	servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/download"})
+	servertest.CallOK(t, c, "click", map[string]any{"locator": map[string]any{"role": "link", "name": "Download report (CSV)"}})
 	var dl sessions.Folder
-	for deadline := time.Now().Add(20 * time.Second); len(dl.Files) == 0 && time.Now().Before(deadline); {
-		ptReadJSON(t, c, "session://files/downloads", &dl)
-	}
+	testenv.Poll(servertest.Deadline(t, time.Minute), func() bool {
+		servertest.MirrorJSON(t, c, "session://files/downloads", &dl)
+		return len(dl.Files) > 0
+	})
 	assert.Assert(t, is.Len(dl.Files, 1), "%+v", dl)
 	assert.Check(t, is.Equal(dl.Files[0].Name, "report.csv"))
-	assert.Check(t, is.Equal(servertest.Text(ptMirrorRead(t, c, dl.Files[0].URI)), fixtures.ReportCSV))
+	assert.Check(t, is.Equal(servertest.Text(servertest.MirrorRead(t, c, dl.Files[0].URI)), fixtures.ReportCSV))
 
-	ptOk(t, c, "navigate", map[string]any{"url": site + "/upload"})
-	ptRefused(t, c, "upload_file", map[string]any{"locator": map[string]any{"label": "Document"}, "kept": name},
+	servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/upload"})
+	servertest.CallRefused(t, c, "upload_file", map[string]any{"locator": map[string]any{"label": "Document"}, "kept": name},
 		"Selenium Grid", "without SELENIUM_URL")
 }

@@ -57,7 +57,7 @@ func benchSteps(base string) []map[string]any {
 // is the one this benchmark has no model to measure: an agent making ten
 // direct calls also makes ten model turns, seconds each.
 func BenchmarkFlowVsCalls(b *testing.B) {
-	needChromium(b)
+	servertest.NeedBrowser(b)
 	base := fixtures.Serve(b)
 	srv, err := server.New(server.Config{DataDir: b.TempDir(), Secrets: secrets.Sources{File: benchSecrets(b)}})
 	assert.NilError(b, err)
@@ -123,6 +123,5 @@ func BenchmarkFlowVsCalls(b *testing.B) {
 
 // benchSecrets binds secretValue as "login" on 127.0.0.1 for the local caller.
 func benchSecrets(b *testing.B) string {
-	env := secretsEnv(b, "local")
-	return env[0][len("FLOW_SECRETS="):]
+	return secretsFile(b, "local")
 }

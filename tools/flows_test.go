@@ -1,7 +1,6 @@
 package tools_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,23 +22,19 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
 // secretValue is the password FLOW_SECRETS binds as "login" on 127.0.0.1.
 // It must reach the page and nothing else.
 const secretValue = `kumquat-Secret 4417 & "co"`
 
-func needChromium(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("chromedriver"); err != nil {
-		t.Skip("chromedriver is not on PATH")
-	}
-}
-
-// secretsEnv writes a FLOW_SECRETS file binding secretValue as "login" on
+// secretsFile writes a FLOW_SECRETS file binding secretValue as "login" on
 // 127.0.0.1 for each principal.
-func secretsEnv(t testing.TB, principals ...string) []string {
+func secretsFile(t testing.TB, principals ...string) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# principal name site value\n")
@@ -49,7 +43,7 @@ func secretsEnv(t testing.TB, principals ...string) []string {
 	}
 	path := filepath.Join(t.TempDir(), "secrets")
 	assert.NilError(t, os.WriteFile(path, []byte(b.String()), 0o600))
-	return []string{"FLOW_SECRETS=" + path}
+	return path
 }
 
 func step(tool, id string, args map[string]any) map[string]any {
@@ -108,9 +102,9 @@ func listen(c *servertest.Client) *notes {
 }
 
 // await returns the notifications for token once there are want of them,
-// or what there is after a few seconds; want 0 returns at once.
-func (n *notes) await(token string, want int) []map[string]any {
-	deadline := time.Now().Add(5 * time.Second)
+// or what there is at t's deadline; want 0 returns at once.
+func (n *notes) await(t testing.TB, token string, want int) []map[string]any {
+	deadline := servertest.Deadline(t, time.Minute)
 	for {
 		n.mu.Lock()
 		var out []map[string]any
@@ -127,18 +121,23 @@ func (n *notes) await(token string, want int) []map[string]any {
 	}
 }
 
+// all is every notification received so far.
+func (n *notes) all() []map[string]any {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.got)
+}
+
 // runFlow calls run_flow asking for progress under token.
 func runFlow(t testing.TB, c *servertest.Client, name string, params map[string]any, token string) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "run_flow"
 	req.Params.Arguments = map[string]any{"name": name, "params": params}
 	if token != "" {
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	res, err := c.CallTool(ctx, req)
+	res, err := c.CallTool(servertest.Context(t), req)
 	assert.NilError(t, err, "run_flow %s: transport error", name)
 	return res
 }
@@ -169,12 +168,10 @@ func statuses(rep flows.Report) []string {
 	return out
 }
 
-// read reads a resource natively.
+// readText reads a resource natively, returning the error.
 func readText(t testing.TB, c *servertest.Client, uri string) (string, error) {
 	t.Helper()
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = uri
-	res, err := c.ReadResource(context.Background(), req)
+	res, err := servertest.Read(t, c, uri)
 	if err != nil {
 		return "", err
 	}
@@ -186,9 +183,7 @@ func readText(t testing.TB, c *servertest.Client, uri string) (string, error) {
 
 func readOK(t testing.TB, c *servertest.Client, uri string) string {
 	t.Helper()
-	text, err := readText(t, c, uri)
-	assert.NilError(t, err, "resources/read %s", uri)
-	return text
+	return servertest.ReadText(t, c, uri)
 }
 
 func flowList(t testing.TB, text string) []flows.Summary {
@@ -202,16 +197,12 @@ func flowList(t testing.TB, text string) []flows.Summary {
 
 func flowOK(t testing.TB, c *servertest.Client, tool string, args map[string]any) string {
 	t.Helper()
-	res := servertest.Call(t, c, tool, args)
-	assert.Assert(t, !res.IsError, "%s: %s", tool, servertest.Text(res))
-	return servertest.Text(res)
+	return servertest.CallOK(t, c, tool, args)
 }
 
 func flowRefused(t testing.TB, c *servertest.Client, tool string, args map[string]any) string {
 	t.Helper()
-	res := servertest.Call(t, c, tool, args)
-	assert.Assert(t, res.IsError, "%s was not refused: %s", tool, servertest.Text(res))
-	return servertest.Text(res)
+	return servertest.CallRefused(t, c, tool, args)
 }
 
 // sameJSON reports whether two values marshal to the same JSON document.
@@ -236,84 +227,77 @@ func sameJSON(t testing.TB, a, b any) is.Comparison {
 // TestFlowRoundTrip: save, list natively and through the mirror, read the
 // stored document, run with parameters and receive one progress
 // notification per step, then the per-step report; the page shows the
-// parameter and the digest of the secret typed by the flow. Over stdio and
-// HTTP, on the handshake protocol and on the stateless one (2026-07-28):
-// progress reaches the client on both, every notification before the
-// result (over HTTP on the tools/call POST's event stream, which the
-// stateless protocol keeps; see awaitDelivery in flows.go for the mcp-go
-// races this needed working around).
+// parameter and the digest of the secret typed by the flow. Over
+// Streamable HTTP to an in-process server, on the handshake protocol and on
+// the stateless one (2026-07-28): progress reaches the client on both,
+// every notification before the result (on the tools/call POST's event
+// stream, which the stateless protocol keeps; see awaitDelivery in
+// flows.go for the mcp-go races this needed working around). The same
+// ordering over the binary's stdio and HTTP, without a browser, is
+// internal/server's TestSmoke.
 func TestFlowRoundTrip(t *testing.T) {
-	needChromium(t)
+	servertest.NeedBrowser(t)
 	base := fixtures.Serve(t)
-	for _, tr := range servertest.Transports {
-		for _, proto := range []string{servertest.Legacy, ""} {
-			name := string(tr) + "/" + proto
+	for _, proto := range servertest.Protocols {
+		t.Run("http/"+servertest.Generation(proto), func(t *testing.T) {
+			srv := servertest.New(t, server.Config{Resources: surface.Off, Secrets: secrets.Sources{File: secretsFile(t, auth.Local)}})
+			c := servertest.OverHTTP(t, srv, servertest.Options{Protocol: proto})
 			if proto == "" {
-				name = string(tr) + "/stateless"
+				assert.Equal(t, c.ProtocolVersion(), mcp.LATEST_PROTOCOL_VERSION, "the stateless protocol was not negotiated")
 			}
-			t.Run(name, func(t *testing.T) {
-				c := servertest.Connect(t, tr, servertest.Options{
-					Protocol: proto,
-					Args:     []string{"--resources", "off"},
-					Env:      secretsEnv(t, auth.Local),
-				})
-				if proto == "" {
-					assert.Equal(t, c.ProtocolVersion(), mcp.LATEST_PROTOCOL_VERSION, "the stateless protocol was not negotiated")
-				}
-				progress := listen(c)
-				flowOK(t, c, "open_session", map[string]any{"url": base + "/article"})
+			progress := listen(c)
+			flowOK(t, c, "open_session", map[string]any{"url": base + "/article"})
 
-				doc := loginFlow("login")
-				saved := flowOK(t, c, "save_flow", map[string]any{"document": doc})
-				assert.Check(t, is.Contains(saved, "Saved the flow login (6 steps) at flow://flows/login"))
+			doc := loginFlow("login")
+			saved := flowOK(t, c, "save_flow", map[string]any{"document": doc})
+			assert.Check(t, is.Contains(saved, "Saved the flow login (6 steps) at flow://flows/login"))
 
-				native := readOK(t, c, "flow://flows")
-				assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows"}), native), "the mirror lists what resources/read does")
-				list := flowList(t, native)
-				assert.Check(t, is.DeepEqual(list, []flows.Summary{{
-					Name: "login", URI: "flow://flows/login", Description: "Sign in to the fixture site.", Steps: 6, Owner: auth.Local,
-					Parameters: []flows.ParamBrief{{Name: "base_url", Type: "string", Required: true}, {Name: "email", Type: "string", Required: true}},
-				}}))
-				assert.Check(t, sameJSON(t, readOK(t, c, "flow://flows/login"), doc), "the stored document is the one saved")
-				assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows/login"}), doc))
+			native := readOK(t, c, "flow://flows")
+			assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows"}), native), "the mirror lists what resources/read does")
+			list := flowList(t, native)
+			assert.Check(t, is.DeepEqual(list, []flows.Summary{{
+				Name: "login", URI: "flow://flows/login", Description: "Sign in to the fixture site.", Steps: 6, Owner: auth.Local,
+				Parameters: []flows.ParamBrief{{Name: "base_url", Type: "string", Required: true}, {Name: "email", Type: "string", Required: true}},
+			}}))
+			assert.Check(t, sameJSON(t, readOK(t, c, "flow://flows/login"), doc), "the stored document is the one saved")
+			assert.Check(t, sameJSON(t, flowOK(t, c, "read_resource", map[string]any{"uri": "flow://flows/login"}), doc))
 
-				email := "ada@example.com"
-				res := runFlow(t, c, "login", map[string]any{"base_url": base, "email": email}, "t1")
-				before := len(progress.await("t1", 0))
-				assert.Assert(t, !res.IsError, servertest.Text(res))
-				assert.Check(t, is.Equal(before, 6), "every progress notification arrives before the result")
-				assert.Check(t, is.Contains(servertest.Text(res), "run_flow login: all 6 steps done"))
-				rep := reportOf(t, res)
-				assert.Check(t, rep.OK)
-				assert.Check(t, is.Equal(rep.Flow, "login"))
-				assert.Check(t, is.DeepEqual(statuses(rep), []string{"ok", "ok", "ok", "ok", "ok", "ok"}))
-				for i, s := range rep.Steps {
-					assert.Check(t, is.Equal(s.Step, i+1))
-					assert.Check(t, is.Equal(s.ID, loginIDs[i]))
-					assert.Check(t, s.Result != "", "step %d has no result", i+1)
-				}
-				assert.Check(t, is.Contains(rep.Steps[1].Result, fmt.Sprintf("Typed %d characters", len(email))))
-				assert.Check(t, is.Contains(rep.Steps[2].Result, `Typed the secret "login"`))
+			email := "ada@example.com"
+			res := runFlow(t, c, "login", map[string]any{"base_url": base, "email": email}, "t1")
+			before := len(progress.await(t, "t1", 0))
+			assert.Assert(t, !res.IsError, servertest.Text(res))
+			assert.Check(t, is.Equal(before, 6), "every progress notification arrives before the result")
+			assert.Check(t, is.Contains(servertest.Text(res), "run_flow login: all 6 steps done"))
+			rep := reportOf(t, res)
+			assert.Check(t, rep.OK)
+			assert.Check(t, is.Equal(rep.Flow, "login"))
+			assert.Check(t, is.DeepEqual(statuses(rep), []string{"ok", "ok", "ok", "ok", "ok", "ok"}))
+			for i, s := range rep.Steps {
+				assert.Check(t, is.Equal(s.Step, i+1))
+				assert.Check(t, is.Equal(s.ID, loginIDs[i]))
+				assert.Check(t, s.Result != "", "step %d has no result", i+1)
+			}
+			assert.Check(t, is.Contains(rep.Steps[1].Result, fmt.Sprintf("Typed %d characters", len(email))))
+			assert.Check(t, is.Contains(rep.Steps[2].Result, `Typed the secret "login"`))
 
-				got := progress.await("t1", 6)
-				assert.Assert(t, is.Len(got, 6), "one progress notification per step: %v", got)
-				for i, p := range got {
-					assert.Check(t, is.Equal(p["progress"], float64(i+1)))
-					assert.Check(t, is.Equal(p["total"], float64(6)))
-					msg, _ := p["message"].(string)
-					assert.Check(t, strings.HasPrefix(msg, fmt.Sprintf("step %d (%s) ok: ", i+1, loginIDs[i])), msg)
-				}
+			got := progress.await(t, "t1", 6)
+			assert.Assert(t, is.Len(got, 6), "one progress notification per step: %v", got)
+			for i, p := range got {
+				assert.Check(t, is.Equal(p["progress"], float64(i+1)))
+				assert.Check(t, is.Equal(p["total"], float64(6)))
+				msg, _ := p["message"].(string)
+				assert.Check(t, strings.HasPrefix(msg, fmt.Sprintf("step %d (%s) ok: ", i+1, loginIDs[i])), msg)
+			}
 
-				page := flowOK(t, c, "outline", nil)
-				assert.Check(t, is.Contains(page, "Welcome "+email))
-				assert.Check(t, is.Contains(page, "Password digest: "+fixtures.PasswordDigest(secretValue)), "the secret reached the page")
+			page := flowOK(t, c, "outline", nil)
+			assert.Check(t, is.Contains(page, "Welcome "+email))
+			assert.Check(t, is.Contains(page, "Password digest: "+fixtures.PasswordDigest(secretValue)), "the secret reached the page")
 
-				// Without a progress token the run works the same and nothing is sent.
-				res = runFlow(t, c, "login", map[string]any{"base_url": base, "email": "grace@example.com"}, "")
-				assert.Assert(t, !res.IsError, servertest.Text(res))
-				assert.Check(t, is.Len(progress.await("t1", 7), 6))
-			})
-		}
+			// Without a progress token the run works the same and nothing is sent.
+			res = runFlow(t, c, "login", map[string]any{"base_url": base, "email": "grace@example.com"}, "")
+			assert.Assert(t, !res.IsError, servertest.Text(res))
+			assert.Check(t, is.Len(progress.all(), 6), "nothing more was sent: %v", progress.all())
+		})
 	}
 }
 
@@ -322,7 +306,7 @@ func TestFlowRoundTrip(t *testing.T) {
 // skipped; with onError: continue the run goes on and succeeds, the step
 // marked.
 func TestFlowFailingStep(t *testing.T) {
-	needChromium(t)
+	servertest.NeedBrowser(t)
 	base := fixtures.Serve(t)
 	flow := func(name, onError string) map[string]any {
 		ghost := step("click", "ghost", map[string]any{"locator": map[string]any{"text": "No Such Button Anywhere"}})
@@ -335,9 +319,9 @@ func TestFlowFailingStep(t *testing.T) {
 			step("assert", "still-there", map[string]any{"title": "Sign in"}),
 		}}
 	}
-	for _, tr := range servertest.Transports {
+	for _, tr := range []servertest.Transport{servertest.InProc} {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy})
+			c := servertest.Local(t, servertest.New(t, server.Config{}), tr, servertest.Options{Protocol: servertest.Legacy})
 			progress := listen(c)
 			flowOK(t, c, "open_session", nil)
 			flowOK(t, c, "save_flow", map[string]any{"document": flow("broken", "")})
@@ -358,7 +342,7 @@ func TestFlowFailingStep(t *testing.T) {
 			assert.Check(t, is.Contains(first, rep.Steps[1].Result), "the sentence carries the step's error")
 			assert.Check(t, is.Equal(rep.Steps[2].ID, "still-there"))
 			assert.Check(t, is.Equal(rep.Failed, "step 2 (ghost) failed: "+rep.Steps[1].Result))
-			got := progress.await("b", 2)
+			got := progress.await(t, "b", 2)
 			assert.Assert(t, is.Len(got, 2), "progress for the steps that ran: %v", got)
 			assert.Check(t, is.Equal(got[1]["total"], float64(3)))
 			assert.Check(t, strings.HasPrefix(got[1]["message"].(string), "step 2 (ghost) failed: "))
@@ -372,7 +356,7 @@ func TestFlowFailingStep(t *testing.T) {
 			assert.Check(t, is.Contains(rep.Steps[1].Result, "No Such Button Anywhere"))
 			first, _, _ = strings.Cut(servertest.Text(res), "\n")
 			assert.Check(t, is.Contains(first, "step 2 (ghost) failed and the run continued"), first)
-			assert.Check(t, is.Len(progress.await("c", 3), 3))
+			assert.Check(t, is.Len(progress.await(t, "c", 3), 3))
 		})
 	}
 }
@@ -404,9 +388,9 @@ func TestSaveFlowRefusals(t *testing.T) {
 		{"bad name", map[string]any{"name": "Log In", "steps": []any{step("outline", "", nil)}},
 			[]string{"at /name: "}},
 	}
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy})
+			c := servertest.Local(t, servertest.New(t, server.Config{}), tr, servertest.Options{Protocol: servertest.Legacy})
 			flowOK(t, c, "save_flow", map[string]any{"document": good})
 			list, stored := readOK(t, c, "flow://flows"), readOK(t, c, "flow://flows/login")
 			for _, tc := range cases {
@@ -431,12 +415,14 @@ func TestSaveFlowRefusals(t *testing.T) {
 // listed for bob with its owner, readable and runnable by him, and his
 // delete_flow is refused naming her.
 func TestFlowIsolation(t *testing.T) {
-	needChromium(t)
+	servertest.NeedBrowser(t)
 	base := fixtures.Serve(t)
 	const aliceToken, bobToken = "alice-token-0123456789abcdef", "bob-token-0123456789abcdef"
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	assert.NilError(t, os.WriteFile(tokens, []byte(aliceToken+" alice\n"+bobToken+" bob\n"), 0o600))
-	srv := servertest.StartHTTP(t, nil, append(secretsEnv(t, "alice", "bob"), "FLOW_TOKENS="+tokens))
+	toks, err := auth.LoadTokens(tokens)
+	assert.NilError(t, err)
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{Tokens: toks, Secrets: secrets.Sources{File: secretsFile(t, "alice", "bob")}}))
 	as := func(token string) *servertest.Client {
 		return servertest.ConnectHTTP(t, srv.URL, servertest.Options{Protocol: servertest.Legacy, Headers: map[string]string{"Authorization": "Bearer " + token}})
 	}
@@ -464,7 +450,7 @@ func TestFlowIsolation(t *testing.T) {
 		assert.Check(t, f.Shared, "%s is listed for bob but not shared", f.Name)
 	}
 
-	_, err := readText(t, bob, "flow://flows/alice-flow")
+	_, err = readText(t, bob, "flow://flows/alice-flow")
 	assert.Check(t, err != nil, "bob read alice's private flow")
 	assert.Check(t, err != nil && !strings.Contains(err.Error(), base), "the refusal shows nothing of the flow: %v", err)
 	flowOK(t, bob, "open_session", nil)
@@ -476,7 +462,7 @@ func TestFlowIsolation(t *testing.T) {
 	assert.Check(t, is.Contains(names(alice), "alice-flow"), "bob deleted alice's flow")
 	assert.Check(t, is.DeepEqual(complete(t, bob, ""), []string{"team-login"}))
 	assert.Check(t, is.DeepEqual(complete(t, alice, ""), []string{"alice-flow", "team-login"}))
-	_, err = bob.GetPrompt(context.Background(), promptRequest("repair_flow", map[string]string{"flow": "alice-flow"}))
+	_, err = bob.GetPrompt(servertest.Context(t), promptRequest("repair_flow", map[string]string{"flow": "alice-flow"}))
 	assert.Check(t, err != nil, "bob got a repair prompt for alice's private flow")
 
 	assert.Check(t, sameJSON(t, readOK(t, bob, "flow://flows/team-login"), shared))
@@ -503,7 +489,7 @@ func promptRequest(name string, args map[string]string) mcp.GetPromptRequest {
 
 func promptText(t testing.TB, c *servertest.Client, name string, args map[string]string) string {
 	t.Helper()
-	res, err := c.GetPrompt(context.Background(), promptRequest(name, args))
+	res, err := c.GetPrompt(servertest.Context(t), promptRequest(name, args))
 	assert.NilError(t, err, "prompts/get %s", name)
 	var parts []string
 	for _, m := range res.Messages {
@@ -520,7 +506,7 @@ func complete(t testing.TB, c *servertest.Client, prefix string) []string {
 	req := mcp.CompleteRequest{}
 	req.Params.Ref = mcp.PromptReference{Type: "ref/prompt", Name: "repair_flow"}
 	req.Params.Argument = mcp.CompleteArgument{Name: "flow", Value: prefix}
-	res, err := c.Complete(context.Background(), req)
+	res, err := c.Complete(servertest.Context(t), req)
 	assert.NilError(t, err)
 	return res.Completion.Values
 }
@@ -557,14 +543,15 @@ func secretForms(v string) []string {
 // TestFlowSecretsNeverShown: a flow types the FLOW_SECRETS value into the
 // password field (the page's digest of what arrived proves it), and the
 // value appears in no tool result, outline, stored document, report,
-// progress message, prompt or server stderr; a document holding the value
-// itself is refused.
+// progress message, prompt or server log (the process log while the
+// in-process server runs); a document holding the value itself is refused.
 func TestFlowSecretsNeverShown(t *testing.T) {
-	needChromium(t)
+	servertest.NeedBrowser(t)
 	base := leakySite(t)
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{Protocol: servertest.Legacy, Env: secretsEnv(t, auth.Local)})
+			srv := servertest.New(t, server.Config{Secrets: secrets.Sources{File: secretsFile(t, auth.Local)}})
+			c := servertest.Local(t, srv, tr, servertest.Options{Protocol: servertest.Legacy})
 			progress := listen(c)
 			var seen []string
 			keep := func(what, text string) {
@@ -615,7 +602,7 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 			keep("navigate forward", flowOK(t, c, "navigate", map[string]any{"forward": true}))
 			keep("refused assert", flowRefused(t, c, "assert", map[string]any{"url": "^nothing$", "title": "^nothing$"}))
 			keep("refused wait_for", flowRefused(t, c, "wait_for", map[string]any{"url": "/nowhere", "timeout": 0.5}))
-			keep("progress of get-login", fmt.Sprint(progress.await("p3", 5)))
+			keep("progress of get-login", fmt.Sprint(progress.await(t, "p3", 5)))
 
 			for _, uri := range []string{"flow://flows", "flow://flows/login", "flow://flows/login-stuck", "secret://secrets", "session://current"} {
 				keep(uri, readOK(t, c, uri))
@@ -624,7 +611,7 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 			assert.Check(t, is.Contains(repair, "Its last run stopped: step 4 (ghost) failed"))
 			keep("repair_flow", repair)
 			keep("build_flow", promptText(t, c, "build_flow", map[string]string{"goal": "sign in"}))
-			for _, p := range append(progress.await("p", 6), progress.await("p2", 4)...) {
+			for _, p := range append(progress.await(t, "p", 6), progress.await(t, "p2", 4)...) {
 				keep("progress", fmt.Sprint(p["message"]))
 			}
 
@@ -655,9 +642,9 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 // failed run repair_flow carries the failure sentence; build_flow names
 // flow://schema and save_flow.
 func TestFlowPrompts(t *testing.T) {
-	needChromium(t)
-	c := servertest.Connect(t, servertest.Stdio, servertest.Options{Protocol: servertest.Legacy})
-	list, err := c.ListPrompts(context.Background(), mcp.ListPromptsRequest{})
+	servertest.NeedBrowser(t)
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{Protocol: servertest.Legacy})
+	list, err := c.ListPrompts(servertest.Context(t), mcp.ListPromptsRequest{})
 	assert.NilError(t, err)
 	prompts := map[string]mcp.Prompt{}
 	for _, p := range list.Prompts {
@@ -691,13 +678,13 @@ func TestFlowPrompts(t *testing.T) {
 	assert.Check(t, is.Contains(repair, "flow://flows/report"))
 	assert.Check(t, is.Contains(repair, `"Nothing like this is on the page"`), "the document is in the prompt")
 	assert.Check(t, is.Contains(repair, "save_flow"))
-	_, err = c.GetPrompt(context.Background(), promptRequest("repair_flow", map[string]string{"flow": "nope"}))
+	_, err = c.GetPrompt(servertest.Context(t), promptRequest("repair_flow", map[string]string{"flow": "nope"}))
 	assert.Check(t, err != nil)
 
 	build := promptText(t, c, "build_flow", map[string]string{"goal": "download this month's invoice"})
 	for _, want := range []string{"download this month's invoice", "flow://schema", "save_flow", "run_flow", "secret"} {
 		assert.Check(t, is.Contains(build, want))
 	}
-	_, err = c.GetPrompt(context.Background(), promptRequest("build_flow", map[string]string{}))
+	_, err = c.GetPrompt(servertest.Context(t), promptRequest("build_flow", map[string]string{}))
 	assert.Check(t, err != nil, "build_flow without a goal")
 }

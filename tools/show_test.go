@@ -1,7 +1,6 @@
 package tools_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -23,35 +23,31 @@ var appsHost = servertest.Options{
 
 func read(t *testing.T, c *servertest.Client, uri string) string {
 	t.Helper()
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = uri
-	res, err := c.ReadResource(context.Background(), req)
-	assert.NilError(t, err, uri)
-	return res.Contents[0].(mcp.TextResourceContents).Text
+	return servertest.ReadText(t, c, uri)
 }
 
 func saveFlow(t *testing.T, c *servertest.Client, name, desc string) {
 	t.Helper()
-	r := servertest.Call(t, c, "save_flow", map[string]any{"document": map[string]any{
+	servertest.CallOK(t, c, "save_flow", map[string]any{"document": map[string]any{
 		"name": name, "description": desc,
 		"steps": []any{map[string]any{"tool": "navigate", "args": map[string]any{"url": "http://127.0.0.1:1/"}}},
 	}})
-	assert.Assert(t, !r.IsError, servertest.Text(r))
 }
 
 // TestShowOnlyForAppHosts: show, and the app shell resource, are offered
 // to a host that declares the MCP Apps extension and to no one else.
 func TestShowOnlyForAppHosts(t *testing.T) {
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			plain := servertest.Connect(t, tr, servertest.Options{})
+			srv := servertest.New(t, server.Config{})
+			plain := servertest.Local(t, srv, tr, servertest.Options{})
 			assert.Check(t, !slices.Contains(servertest.ToolNames(t, plain), "show"))
 			r := servertest.Call(t, plain, "show", map[string]any{"uri": "flow://flows"})
 			assert.Check(t, r.IsError)
 			assert.Check(t, is.Contains(servertest.Text(r), "did not declare the io.modelcontextprotocol/ui extension"))
 
-			app := servertest.Connect(t, tr, appsHost)
-			tl, err := app.ListTools(context.Background(), mcp.ListToolsRequest{})
+			app := servertest.Local(t, srv, tr, appsHost)
+			tl, err := app.ListTools(servertest.Context(t), mcp.ListToolsRequest{})
 			assert.NilError(t, err)
 			var show *mcp.Tool
 			for i := range tl.Tools {
@@ -73,7 +69,7 @@ func TestShowOnlyForAppHosts(t *testing.T) {
 // TestShowDrawsWhatTheResourceServes: each showable URI gives its view and
 // the resource's own JSON; anything else is refused naming what is showable.
 func TestShowDrawsWhatTheResourceServes(t *testing.T) {
-	c := servertest.Connect(t, servertest.Stdio, appsHost)
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), appsHost)
 	saveFlow(t, c, "login", "Sign in.")
 	for _, tc := range []struct{ uri, component string }{
 		{"session://current", "context"},
@@ -112,7 +108,7 @@ func TestShowDrawsWhatTheResourceServes(t *testing.T) {
 // TestShowRefusesTooMuch: a resource over 100,000 characters is refused
 // with a sentence saying to read it instead.
 func TestShowRefusesTooMuch(t *testing.T) {
-	c := servertest.Connect(t, servertest.Stdio, appsHost)
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), appsHost)
 	desc := strings.Repeat("A long description of what this flow does. ", 22)
 	for i := range 110 {
 		saveFlow(t, c, fmt.Sprintf("flow-%03d", i), desc)

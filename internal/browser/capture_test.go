@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 func pngSize(t *testing.T, data []byte) (w, h int) {
@@ -66,7 +67,7 @@ func TestDownload(t *testing.T) {
 	// A session of its own: the shared one keeps its download folder across
 	// runs (-count), and a second report.csv would land as "report (1).csv".
 	shared(t)
-	ctx := context.Background()
+	ctx := testenv.Context(t)
 	s, err := sharedDriver.NewSession(ctx, SessionOptions{})
 	assert.NilError(t, err)
 	defer s.Close()
@@ -106,7 +107,7 @@ func TestUpload(t *testing.T) {
 	assert.Assert(t, is.Contains(out, `file label:"Document" file:"notes.txt"`))
 	assert.Assert(t, !strings.Contains(out, dir))
 	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Upload"}))
-	assert.NilError(t, s.WaitFor(context.Background(), Condition{Text: "Uploaded doc: notes.txt (12 bytes)"}, 5*time.Second))
+	assert.NilError(t, s.WaitFor(context.Background(), Condition{Text: "Uploaded doc: notes.txt (12 bytes)"}, testenv.Remaining(t)))
 	assert.NilError(t, s.Assert(Assertion{TextPresent: "Uploaded avatar: me.png (9 bytes)"}))
 
 	assert.NilError(t, s.Navigate(page("/upload")))
@@ -132,7 +133,7 @@ func TestUpload(t *testing.T) {
 func TestSessionCloseRemovesProfile(t *testing.T) {
 	needChromedriver(t)
 	shared(t)
-	ctx := context.Background()
+	ctx := testenv.Context(t)
 	dl := t.TempDir()
 	s, err := sharedDriver.NewSession(ctx, SessionOptions{Browser: "chromium", Window: Window{Width: 800, Height: 600}, DownloadDir: dl})
 	assert.NilError(t, err)

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/url"
 	"os"
@@ -13,6 +12,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // TestGrid runs a session on the Selenium Grid 4 named by SELENIUM_URL (for
@@ -23,8 +24,7 @@ func TestGrid(t *testing.T) {
 	if gridURL == "" {
 		t.Skip("SELENIUM_URL is not set")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testenv.Context(t)
 	d, err := Start(ctx, WithSeleniumURL(gridURL))
 	assert.NilError(t, err)
 	defer d.Close()
@@ -79,10 +79,11 @@ func TestGrid(t *testing.T) {
 	assert.NilError(t, s.Navigate(page("/download")))
 	assert.NilError(t, s.Click(Locator{Role: "link", Name: "Download report (CSV)"}))
 	var ds []Download
-	for deadline := time.Now().Add(10 * time.Second); len(ds) == 0 && time.Now().Before(deadline); {
+	testenv.Poll(testenv.Deadline(t, time.Minute), func() bool {
 		ds, err = s.Downloads(ctx)
 		assert.NilError(t, err)
-	}
+		return len(ds) > 0
+	})
 	assert.DeepEqual(t, ds, []Download{{Name: "report.csv", Size: -1}})
 	data, err := s.FetchDownload(ctx, "report.csv")
 	assert.NilError(t, err)

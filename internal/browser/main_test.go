@@ -3,13 +3,12 @@ package browser
 import (
 	"context"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // The fixture server and one shared browser session serve most tests: a
@@ -23,22 +22,25 @@ var (
 	sharedErr     error
 )
 
+// TestMain closes the shared session and the fixture site, then fails the
+// package if a chromedriver, Chromium or goroutine of ours outlives the
+// tests; a binary about to time out kills its children first (see
+// testenv.Main).
 func TestMain(m *testing.M) {
 	site = httptest.NewServer(fixtures.Handler())
-	code := m.Run()
-	if sharedDriver != nil {
-		sharedDriver.Close()
-	}
-	site.Close()
-	os.Exit(code)
+	testenv.Main(m, func() {
+		if sharedDriver != nil {
+			sharedDriver.Close()
+		}
+		site.Close()
+	})
 }
 
-// needChromedriver skips the test when chromedriver is not installed.
+// needChromedriver skips the test when chromedriver or Chromium is not
+// installed, and fails it under CI=true.
 func needChromedriver(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("chromedriver"); err != nil {
-		t.Skip("chromedriver is not on PATH")
-	}
+	testenv.NeedBrowser(t)
 }
 
 // shared returns the session shared by the tests.
@@ -46,7 +48,7 @@ func shared(t testing.TB) *Session {
 	t.Helper()
 	needChromedriver(t)
 	sharedOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithDeadline(context.Background(), testenv.Deadline(t, time.Minute))
 		defer cancel()
 		sharedDriver, sharedErr = Start(ctx)
 		if sharedErr != nil {

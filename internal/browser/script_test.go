@@ -3,10 +3,11 @@ package browser
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // scriptCalls returns the sizes of the execute/sync bodies traced.
@@ -95,17 +96,10 @@ func TestScriptIsCachedInTheDocument(t *testing.T) {
 // loaded.
 func waitNewDocument(t *testing.T, s *Session) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testenv.Eventually(t, "the page to reload", func() bool {
 		v, err := s.wd.ExecuteScript("return !window.__before && document.readyState === 'complete'", nil)
-		if err == nil && v == true {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the page did not reload")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return err == nil && v == true
+	})
 }
 
 // TestCachedScriptKeepsElements: elements found through the cached script

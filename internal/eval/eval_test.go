@@ -15,7 +15,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
@@ -196,8 +195,7 @@ func connect(t *testing.T, s *mcpserver.MCPServer) *mcpclient.Client {
 	c, err := mcpclient.NewInProcessClient(s)
 	assert.NilError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := servertest.Context(t)
 	assert.NilError(t, c.Start(ctx))
 	req := mcp.InitializeRequest{}
 	req.Params.ClientInfo = eval.ClientInfo
@@ -434,6 +432,10 @@ func TestTaskNamingAToolIsRefused(t *testing.T) {
 	}
 }
 
+// TestMain: no server binary or goroutine outlives the tests, and the
+// binary's build folder is removed (see servertest.Main).
+func TestMain(m *testing.M) { servertest.Main(m) }
+
 func TestParseTasks(t *testing.T) {
 	tests := []struct{ name, doc, err string }{
 		{"empty", "tasks: []\n", "no tasks"},
@@ -481,8 +483,7 @@ func TestMountedServer(t *testing.T) {
 		{"off", "read_resource", "read_resource", eval.ReadResourceTool},
 	} {
 		t.Run(tc.resources, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
+			ctx := servertest.Context(t)
 			m, err := eval.Mount(ctx, servertest.Binary(t), tc.resources, []string{"FLOW_DATA_DIR=" + t.TempDir()}, nil)
 			assert.NilError(t, err)
 			defer m.Close()
@@ -519,11 +520,10 @@ func contains(list []string, s string) bool {
 // model: exit 0 and a table when every task passes every repeat, and a
 // failing exit when one does not.
 func TestEvalCommand(t *testing.T) {
-	bin := servertest.Binary(t)
 	dir := t.TempDir()
+	env := []string{"FLOW_DATA_DIR=" + dir, "TMPDIR=" + dir}
 	_, good := startModel(t, perfect(eval.ReadResourceTool))
-	cmd := exec.Command(bin, "eval", "--model", good.URL, "--model-name", "scripted", "--repeats", "2")
-	cmd.Env = append(os.Environ(), "FLOW_DATA_DIR="+dir, "TMPDIR="+dir)
+	cmd := servertest.Command(t, env, "eval", "--model", good.URL, "--model-name", "scripted", "--repeats", "2")
 	out, err := cmd.CombinedOutput()
 	assert.NilError(t, err, "%s", out)
 	assert.Check(t, regexp.MustCompile(`(?m)^flow-document-shape\s+2/2\s+pass`).Match(out), "%s", out)
@@ -532,8 +532,7 @@ func TestEvalCommand(t *testing.T) {
 	tasks := dir + "/tasks.yaml"
 	assert.NilError(t, os.WriteFile(tasks, []byte("tasks:\n- {id: never, ask: Say hi., expect: {substring: goodbye}}\n"), 0o600))
 	_, bad := startModel(t, always(answer("hi")))
-	cmd = exec.Command(bin, "eval", "--model", bad.URL, "--repeats", "1", tasks)
-	cmd.Env = append(os.Environ(), "FLOW_DATA_DIR="+dir, "TMPDIR="+dir)
+	cmd = servertest.Command(t, env, "eval", "--model", bad.URL, "--repeats", "1", tasks)
 	out, err = cmd.CombinedOutput()
 	var exit *exec.ExitError
 	assert.Check(t, errors.As(err, &exit) && exit.ExitCode() != 0, "%v: %s", err, out)

@@ -2,29 +2,27 @@ package install_test
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/selenium-flow/selenium-flow/internal/install"
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 )
 
-// served reads every concrete skill:// resource the way a client does: the
-// real binary over stdio, through mcp-go's client.
+// served reads every concrete skill:// resource the way a client does,
+// through mcp-go's client, from the server in process (the binary's
+// transports are internal/server's TestSmoke).
 func served(t *testing.T) map[string]string {
 	t.Helper()
-	c := servertest.Connect(t, servertest.Stdio, servertest.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
+	ctx := servertest.Context(t)
 	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
 	assert.NilError(t, err)
 	out := map[string]string{}
@@ -46,6 +44,10 @@ func served(t *testing.T) map[string]string {
 	return out
 }
 
+// TestMain: no binary or goroutine outlives the tests, and the binary's
+// build folder is removed (see servertest.Main).
+func TestMain(m *testing.M) { servertest.Main(m) }
+
 func keys(m map[string]string) []string {
 	var out []string
 	for k := range m {
@@ -57,9 +59,8 @@ func keys(m map[string]string) []string {
 // runInstall runs `selenium-flow install args…` with HOME set and in dir.
 func runInstall(t *testing.T, home, dir string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(servertest.Binary(t), append([]string{"install"}, args...)...)
+	cmd := servertest.Command(t, []string{"HOME=" + home}, append([]string{"install"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+home)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -68,7 +69,7 @@ func runInstall(t *testing.T, home, dir string, args ...string) (string, error) 
 
 // TestInstalledBytesAreServedBytes installs for each client preset, in the
 // personal and the project directory, and for --dir, and compares every
-// installed file with what skill://… serves over stdio.
+// installed file with what skill://… serves.
 func TestInstalledBytesAreServedBytes(t *testing.T) {
 	want := served(t)
 	type target struct {

@@ -15,7 +15,9 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
 var (
@@ -26,37 +28,37 @@ var (
 
 // TestWhoIsCalling: the mirror is listed exactly when the caller's model
 // cannot read resources, decided on the very first tools/list, on both
-// protocol generations and both transports.
+// protocol generations, with the server-wide setting (--resources, seen by
+// the in-process client as by stdio) and the per-request one over HTTP
+// (?resources=, X-MCP-Resources).
 func TestWhoIsCalling(t *testing.T) {
 	cases := []struct {
-		name    string
-		tr      servertest.Transport
-		opts    servertest.Options
-		mirror  bool
-		modern  bool
-		skipOld bool
+		name string
+		tr   servertest.Transport
+		// resources is the server-wide setting (serve --resources).
+		resources surface.Setting
+		opts      servertest.Options
+		mirror    bool
 	}{
-		{name: "vscode stdio", tr: servertest.Stdio, opts: servertest.Options{Info: vscode}, mirror: true},
+		{name: "vscode in process", tr: servertest.InProc, opts: servertest.Options{Info: vscode}, mirror: true},
 		{name: "insiders http", tr: servertest.HTTP, opts: servertest.Options{Info: insider}, mirror: true},
-		{name: "vscode with --resources on", tr: servertest.Stdio, opts: servertest.Options{Info: vscode, Args: []string{"--resources", "on"}}},
+		{name: "vscode with --resources on", tr: servertest.InProc, resources: surface.On, opts: servertest.Options{Info: vscode}},
 		{name: "vscode with ?resources=on", tr: servertest.HTTP, opts: servertest.Options{Info: vscode, Query: "resources=on"}},
 		{name: "vscode with header on", tr: servertest.HTTP, opts: servertest.Options{Info: vscode, Headers: map[string]string{"X-MCP-Resources": "on"}}},
 		{name: "unknown client", tr: servertest.HTTP, opts: servertest.Options{Info: other}},
 		{name: "unknown client with ?resources=off", tr: servertest.HTTP, opts: servertest.Options{Info: other, Query: "resources=off"}, mirror: true},
 		{name: "unknown client with header off", tr: servertest.HTTP, opts: servertest.Options{Info: other, Headers: map[string]string{"X-MCP-Resources": "off"}}, mirror: true},
 		{name: "query wins over header", tr: servertest.HTTP, opts: servertest.Options{Info: other, Query: "resources=on", Headers: map[string]string{"X-MCP-Resources": "off"}}},
-		{name: "unknown client with --resources off", tr: servertest.Stdio, opts: servertest.Options{Info: other, Args: []string{"--resources", "off"}}, mirror: true},
+		{name: "unknown client with --resources off", tr: servertest.InProc, resources: surface.Off, opts: servertest.Options{Info: other}, mirror: true},
+		{name: "vscode over http with --resources on", tr: servertest.HTTP, resources: surface.On, opts: servertest.Options{Info: vscode}},
+		{name: "unknown client over http with --resources off", tr: servertest.HTTP, resources: surface.Off, opts: servertest.Options{Info: other}, mirror: true},
 	}
 	for _, tc := range cases {
-		for _, proto := range []string{servertest.Legacy, ""} {
-			gen := "handshake"
-			if proto == "" {
-				gen = "stateless"
-			}
-			t.Run(tc.name+" "+gen, func(t *testing.T) {
+		for _, proto := range servertest.Protocols {
+			t.Run(tc.name+" "+servertest.Generation(proto), func(t *testing.T) {
 				o := tc.opts
 				o.Protocol = proto
-				c := servertest.Connect(t, tc.tr, o)
+				c := servertest.Local(t, servertest.New(t, server.Config{Resources: tc.resources}), tc.tr, o)
 				names := servertest.ToolNames(t, c)
 				listed := slices.Contains(names, "list_resources") && slices.Contains(names, "read_resource")
 				assert.Check(t, is.Equal(listed, tc.mirror), "tools: %v", names)
@@ -82,7 +84,7 @@ func TestWhoIsCalling(t *testing.T) {
 // TestBadSetting: a surface setting that is neither on, off nor auto is
 // refused before any MCP processing, with a sentence that names the values.
 func TestBadSetting(t *testing.T) {
-	srv := servertest.StartHTTP(t, nil, nil)
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{}))
 	for _, tc := range []struct{ query, header string }{{query: "resources=maybe"}, {header: "yes please"}} {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"?"+tc.query, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 		req.Header.Set("Content-Type", "application/json")
@@ -106,8 +108,8 @@ func TestGolden(t *testing.T) {
 		info mcp.Implementation
 	}{{"vscode", vscode}, {"reader", other}} {
 		t.Run(who.file, func(t *testing.T) {
-			c := servertest.Connect(t, servertest.Stdio, servertest.Options{Info: who.info, Protocol: servertest.Legacy})
-			tl, err := c.ListTools(bg, mcp.ListToolsRequest{})
+			c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{Info: who.info, Protocol: servertest.Legacy})
+			tl, err := c.ListTools(servertest.Context(t), mcp.ListToolsRequest{})
 			assert.NilError(t, err)
 			golden.Assert(t, pretty(t, tl.Tools), who.file+".tools.golden")
 			golden.Assert(t, pretty(t, listResources(t, c)), who.file+".resources.golden")

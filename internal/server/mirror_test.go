@@ -7,6 +7,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
@@ -46,9 +47,9 @@ func mirrorList(t *testing.T, c *servertest.Client) string {
 // descriptions as the native lists; read_resource returns the same bytes;
 // a miss names the templates; ui:// is refused.
 func TestMirror(t *testing.T) {
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{Info: vscode})
+			c := servertest.Local(t, servertest.New(t, server.Config{}), tr, servertest.Options{Info: vscode})
 			items, pages := mirrorAll(t, c)
 			assert.Check(t, pages >= 2, "expected paging, got %d page(s)", pages)
 

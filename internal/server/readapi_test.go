@@ -3,9 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,35 +11,25 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
 
-// noRedirects is a client that reports a redirect instead of following it,
-// so a cleaned "//" shows up as a failure.
-var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
+// get reports a redirect instead of following it (servertest.Get), so a
+// cleaned "//" shows up as a failure.
 func get(t *testing.T, rawURL string, header http.Header) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
-	assert.NilError(t, err)
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	res, err := noRedirects.Do(req)
-	assert.NilError(t, err)
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	assert.NilError(t, err)
-	return res, string(body)
+	code, h, body := servertest.Get(t, rawURL, header)
+	return &http.Response{StatusCode: code, Header: h}, string(body)
 }
 
 // TestReadAPIServesMCPBytes: GET /resources/{uri} answers the bytes an MCP
-// client reads over HTTP from the same running server, with the
-// resource's type, for the URI as it is and percent-encoded.
+// client reads over HTTP from the same server, with the resource's type,
+// for the URI as it is and percent-encoded.
 func TestReadAPIServesMCPBytes(t *testing.T) {
-	srv := servertest.StartHTTP(t, nil, nil)
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{}))
 	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
 	for _, tc := range []struct{ uri, typ string }{
 		{"knowledge://index", "application/json"},
@@ -65,9 +53,8 @@ func TestReadAPIServesMCPBytes(t *testing.T) {
 // TestReadAPIRefusals: a URI the table does not serve is 404 with the
 // table's own sentence; other methods are refused.
 func TestReadAPIRefusals(t *testing.T) {
-	srv := servertest.StartHTTP(t, nil, nil)
-	same, err := server.New(server.Config{DataDir: t.TempDir()})
-	assert.NilError(t, err)
+	same := servertest.New(t, server.Config{})
+	srv := servertest.ServeHTTP(t, same)
 	for _, uri := range []string{"knowledge://nope", "knowledge://documents/nope", "nope"} {
 		t.Run(uri, func(t *testing.T) {
 			_, want := same.Table().Read(context.Background(), uri)
@@ -77,7 +64,10 @@ func TestReadAPIRefusals(t *testing.T) {
 			assert.Check(t, is.Equal(strings.TrimSpace(body), want.Error()))
 		})
 	}
-	res, err := http.Post(srv.Base+server.ReadPrefix+"knowledge://index", "text/plain", nil)
+	req, err := http.NewRequestWithContext(servertest.Context(t), http.MethodPost, srv.Base+server.ReadPrefix+"knowledge://index", nil)
+	assert.NilError(t, err)
+	req.Header.Set("Content-Type", "text/plain")
+	res, err := http.DefaultClient.Do(req)
 	assert.NilError(t, err)
 	res.Body.Close()
 	assert.Check(t, is.Equal(res.StatusCode, http.StatusMethodNotAllowed))
@@ -86,7 +76,10 @@ func TestReadAPIRefusals(t *testing.T) {
 // TestReadAPIAuth: the read API sits behind the MCP endpoint's tokens.
 func TestReadAPIAuth(t *testing.T) {
 	const token = "read-api-test-token-0123456789"
-	srv := servertest.StartHTTP(t, []string{"--token", token}, nil)
+	tokens, err := auth.NewTokens(nil)
+	assert.NilError(t, err)
+	assert.NilError(t, tokens.Add(token, auth.Local))
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{Tokens: tokens}))
 	res, body := get(t, srv.Base+server.ReadPrefix+"knowledge://index", nil)
 	assert.Equal(t, res.StatusCode, http.StatusUnauthorized, body)
 	assert.Check(t, is.Contains(body, "Authorization: Bearer"))
@@ -103,14 +96,12 @@ func TestReadAPIAuth(t *testing.T) {
 // TestReadAPIHidden: an entry only app hosts draw is not served over the
 // read API, with the sentence of a URI that does not exist.
 func TestReadAPIHidden(t *testing.T) {
-	srv, err := server.New(server.Config{DataDir: t.TempDir()})
-	assert.NilError(t, err)
+	srv := servertest.New(t, server.Config{})
 	const ui = "ui://selenium-flow/component"
 	e, ok := srv.Table().Lookup(ui)
 	assert.Assert(t, ok && e.Hidden, "%s is not a hidden entry of the table", ui)
-	hs := httptest.NewServer(srv.HTTPHandler())
-	defer hs.Close()
-	res, body := get(t, hs.URL+server.ReadPrefix+ui, nil)
+	hs := servertest.ServeHTTP(t, srv)
+	res, body := get(t, hs.Base+server.ReadPrefix+ui, nil)
 	assert.Equal(t, res.StatusCode, http.StatusNotFound, body)
 	assert.Check(t, is.Contains(body, "no resource at "+ui+". "))
 	assert.Check(t, is.Contains(body, "knowledge://index"))
@@ -124,7 +115,7 @@ func TestReadAPIHidden(t *testing.T) {
 // TestOpenAPI: /openapi.json is an OpenAPI 3.1 document with a read path
 // for every resource and template the server lists, each naming its URI.
 func TestOpenAPI(t *testing.T) {
-	srv := servertest.StartHTTP(t, nil, nil)
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{}))
 	c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{})
 	res, body := get(t, srv.Base+server.OpenAPIPath, nil)
 	assert.Equal(t, res.StatusCode, http.StatusOK, body)

@@ -2,31 +2,27 @@ package server_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
 // TestRefusalArrivesAsIsError pins that a refusal sentence crosses the wire
-// as an isError tool result, never as a JSON-RPC error, on both transports:
+// as an isError tool result, never as a JSON-RPC error, in process and over
+// Streamable HTTP:
 // a read of a URI that does not exist through the mirror names the
 // templates, and a call without its required argument names the argument.
 func TestRefusalArrivesAsIsError(t *testing.T) {
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{
-				Args: []string{"--resources", "off"},
-				Env:  []string{"FLOW_DATA_DIR=" + t.TempDir()},
-			})
+			c := servertest.Local(t, servertest.New(t, server.Config{Resources: surface.Off}), tr, servertest.Options{})
 			tests := []struct {
 				args map[string]any
 				want []string
@@ -51,9 +47,7 @@ func TestRefusalArrivesAsIsError(t *testing.T) {
 // server, so it runs behind the same middleware as every other tool.
 func panicking(t *testing.T) *server.Server {
 	t.Helper()
-	srv, err := server.New(server.Config{DataDir: t.TempDir()})
-	assert.NilError(t, err)
-	t.Cleanup(srv.Close)
+	srv := servertest.New(t, server.Config{})
 	srv.MCP().AddTool(mcp.NewTool("explode", mcp.WithDescription("panics, for the test")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var m map[string]int
@@ -67,29 +61,9 @@ func panicking(t *testing.T) *server.Server {
 // isError result naming the tool, and the connection keeps working — in
 // process and over Streamable HTTP.
 func TestPanicBecomesRefusal(t *testing.T) {
-	clients := map[string]func(t *testing.T) mcpclient.MCPClient{
-		"in-process": func(t *testing.T) mcpclient.MCPClient {
-			c, err := mcpclient.NewInProcessClient(panicking(t).MCP())
-			assert.NilError(t, err)
-			t.Cleanup(func() { _ = c.Close() })
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			assert.NilError(t, c.Start(ctx))
-			req := mcp.InitializeRequest{}
-			req.Params.ClientInfo = mcp.Implementation{Name: "panic-test", Version: "1"}
-			_, err = c.Initialize(ctx, req)
-			assert.NilError(t, err)
-			return c
-		},
-		"http": func(t *testing.T) mcpclient.MCPClient {
-			hs := httptest.NewServer(panicking(t).HTTPHandler())
-			t.Cleanup(hs.Close)
-			return servertest.ConnectHTTP(t, hs.URL+"/mcp", servertest.Options{}).Client
-		},
-	}
-	for name, connect := range clients {
-		t.Run(name, func(t *testing.T) {
-			c := connect(t)
+	for _, tr := range servertest.LocalTransports {
+		t.Run(string(tr), func(t *testing.T) {
+			c := servertest.Local(t, panicking(t), tr, servertest.Options{Info: mcp.Implementation{Name: "panic-test", Version: "1"}})
 			for range 2 {
 				res := servertest.Call(t, c, "explode", nil)
 				assert.Check(t, res.IsError)
@@ -101,9 +75,7 @@ func TestPanicBecomesRefusal(t *testing.T) {
 			// The connection still answers ordinary requests.
 			names := servertest.ToolNames(t, c)
 			assert.Check(t, is.Contains(names, "explode"))
-			req := mcp.ReadResourceRequest{}
-			req.Params.URI = "knowledge://index"
-			_, err := c.ReadResource(context.Background(), req)
+			_, err := servertest.Read(t, c, "knowledge://index")
 			assert.NilError(t, err)
 		})
 	}

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -17,10 +16,7 @@ import (
 // TestEveryToolHasAShape: every tool the server can offer was declared with
 // a shape, and carries exactly that shape's annotations.
 func TestEveryToolHasAShape(t *testing.T) {
-	srv, err := server.New(server.Config{DataDir: t.TempDir()})
-	assert.NilError(t, err)
-	t.Cleanup(srv.Close)
-	all := srv.Tools()
+	all := servertest.New(t, server.Config{}).Tools()
 	assert.Assert(t, len(all) > 0)
 	for _, tl := range all {
 		assert.Check(t, !tl.Shape.IsZero(), "%s was declared without a shape", tl.Def.Name)
@@ -61,17 +57,16 @@ func hints(a mcp.ToolAnnotation) string {
 	}, ",")
 }
 
-// TestServedToolsDeclareShapes reads tools/list from the running server, as
+// TestServedToolsDeclareShapes reads tools/list from the server, as
 // the client that is offered the most (the mirror and the MCP App tool), and
 // fails on a tool with no title or annotations that fit no declared shape.
 func TestServedToolsDeclareShapes(t *testing.T) {
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{
-				Args:         []string{"--resources", "off"},
+			c := servertest.Local(t, servertest.New(t, server.Config{Resources: surface.Off}), tr, servertest.Options{
 				Capabilities: mcp.ClientCapabilities{Extensions: map[string]any{surface.AppsExtension: map[string]any{}}},
 			})
-			res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+			res, err := c.ListTools(servertest.Context(t), mcp.ListToolsRequest{})
 			assert.NilError(t, err)
 			assert.Assert(t, len(res.Tools) > 0)
 			for _, tl := range res.Tools {

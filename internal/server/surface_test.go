@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -15,35 +14,28 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
-
-var bg = context.Background()
 
 func listResources(t *testing.T, c *servertest.Client) []mcp.Resource {
 	t.Helper()
-	res, err := c.ListResources(bg, mcp.ListResourcesRequest{})
+	res, err := c.ListResources(servertest.Context(t), mcp.ListResourcesRequest{})
 	assert.NilError(t, err)
 	return res.Resources
 }
 
 func listTemplates(t *testing.T, c *servertest.Client) []mcp.ResourceTemplate {
 	t.Helper()
-	res, err := c.ListResourceTemplates(bg, mcp.ListResourceTemplatesRequest{})
+	res, err := c.ListResourceTemplates(servertest.Context(t), mcp.ListResourceTemplatesRequest{})
 	assert.NilError(t, err)
 	return res.ResourceTemplates
 }
 
 func readText(t *testing.T, c *servertest.Client, uri string) string {
 	t.Helper()
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = uri
-	res, err := c.ReadResource(bg, req)
-	assert.NilError(t, err, "reading %s", uri)
-	assert.Assert(t, is.Len(res.Contents, 1))
-	tc, ok := res.Contents[0].(mcp.TextResourceContents)
-	assert.Assert(t, ok, "%s is not text", uri)
-	return tc.Text
+	return servertest.ReadText(t, c, uri)
 }
 
 func priority(a *mcp.Annotations) float64 {
@@ -56,9 +48,9 @@ func priority(a *mcp.Annotations) float64 {
 // TestSurface: every resource says what it is, declares the size a read
 // really returns, sorts by priority, and sets no audience or invented time.
 func TestSurface(t *testing.T) {
-	for _, tr := range servertest.Transports {
+	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			c := servertest.Connect(t, tr, servertest.Options{})
+			c := servertest.Local(t, servertest.New(t, server.Config{}), tr, servertest.Options{})
 			rs := listResources(t, c)
 			assert.Assert(t, len(rs) >= 10, "only %d resources", len(rs))
 			assert.Equal(t, rs[0].URI, "knowledge://index", "the index is listed first")
@@ -106,7 +98,7 @@ func isTitleCase(s string) bool {
 
 // TestPublishedBytes: a skill goes over the wire exactly as written.
 func TestPublishedBytes(t *testing.T) {
-	c := servertest.Connect(t, servertest.Stdio, servertest.Options{})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
 	for uri, file := range map[string]string{
 		"skill://selenium-flow/SKILL.md":           "skills/selenium-flow/SKILL.md",
 		"skill://selenium-flow/references/base.md": "skills/base.md",
@@ -119,7 +111,7 @@ func TestPublishedBytes(t *testing.T) {
 // TestLinksResolve: every link in every skill and document resolves, by
 // ordinary URI reference rules, to a URI the server answers.
 func TestLinksResolve(t *testing.T) {
-	c := servertest.Connect(t, servertest.HTTP, servertest.Options{})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
 	served := map[string]bool{}
 	for _, r := range listResources(t, c) {
 		served[r.URI] = true
@@ -184,7 +176,7 @@ func readIndex(t *testing.T, c *servertest.Client) (index, string) {
 // by a topic, every topic names only things that exist, and the draft skill
 // is offered nowhere.
 func TestScope(t *testing.T) {
-	c := servertest.Connect(t, servertest.Stdio, servertest.Options{Info: mcp.Implementation{Name: "Visual Studio Code", Version: "1.99"}})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{Info: mcp.Implementation{Name: "Visual Studio Code", Version: "1.99"}})
 	idx, raw := readIndex(t, c)
 	assert.DeepEqual(t, idx.ReadFirst, []string{"knowledge://index", "skill://selenium-flow/SKILL.md"})
 	named := map[string]bool{}
@@ -224,9 +216,7 @@ func TestScope(t *testing.T) {
 		assert.Check(t, !slices.Contains(vals, draft), "completion offers the draft: %v", vals)
 		assert.Check(t, slices.Contains(vals, "selenium-flow"), "completion misses the skill: %v", vals)
 	}
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = "skill://" + draft + "/SKILL.md"
-	_, err := c.ReadResource(bg, req)
+	_, err := servertest.Read(t, c, "skill://"+draft+"/SKILL.md")
 	assert.Check(t, err != nil, "the draft skill is readable")
 }
 
@@ -236,7 +226,7 @@ func complete(t *testing.T, c *servertest.Client, template, arg, prefix string) 
 	req.Params.Ref = mcp.ResourceReference{Type: "ref/resource", URI: template}
 	req.Params.Argument.Name = arg
 	req.Params.Argument.Value = prefix
-	res, err := c.Complete(bg, req)
+	res, err := c.Complete(servertest.Context(t), req)
 	assert.NilError(t, err)
 	return res.Completion.Values
 }
@@ -244,7 +234,7 @@ func complete(t *testing.T, c *servertest.Client, template, arg, prefix string) 
 // TestCompletions: templates complete document ids, skill ids and
 // reference file names, filtered by prefix.
 func TestCompletions(t *testing.T) {
-	c := servertest.Connect(t, servertest.HTTP, servertest.Options{})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
 	assert.Check(t, is.DeepEqual(complete(t, c, "knowledge://documents/{id}", "id", "se"), []string{"secrets", "selenium-grid", "sessions"}))
 	files := complete(t, c, "skill://{id}/references/{file}", "file", "")
 	for _, f := range []string{"base.md", "FLOWS.md", "SECRETS.md", "SESSIONS.md"} {
@@ -254,12 +244,13 @@ func TestCompletions(t *testing.T) {
 }
 
 // TestExcludeTools: excluded tools leave the tool list, a topic nothing
-// left can answer leaves the index, and its document stays readable.
+// left can answer leaves the index, and its document stays readable. How
+// FLOW_EXCLUDE_TOOLS is read is TestSmoke's (the binary's) to check.
 func TestExcludeTools(t *testing.T) {
-	c := servertest.Connect(t, servertest.Stdio, servertest.Options{
-		Args: []string{"--resources", "off"},
-		Env:  []string{"FLOW_EXCLUDE_TOOLS=wait_for, assert,read_resource"},
-	})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{
+		Resources:    surface.Off,
+		ExcludeTools: []string{"wait_for", "assert", "read_resource"},
+	}), servertest.Options{})
 	names := servertest.ToolNames(t, c)
 	assert.Check(t, !slices.Contains(names, "read_resource"), "%v", names)
 	assert.Check(t, slices.Contains(names, "list_resources"), "%v", names)

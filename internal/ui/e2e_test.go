@@ -22,14 +22,14 @@ import (
 
 	"github.com/tebeka/selenium"
 	"github.com/tebeka/selenium/chrome"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // The end-to-end test loads the built shell (Shell, i.e. dist/index.html) in
 // headless Chromium, inside testdata/host.html: a page that plays the MCP Apps
 // host with the SDK's own AppBridge (built from e2e/host.ts). Screenshots go
 // to $UI_E2E_SHOTS when set, else to a temporary folder.
-
-const chromium = "/usr/bin/chromium"
 
 type hostLog struct {
 	Initialized bool `json:"initialized"`
@@ -54,13 +54,7 @@ func TestE2E(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	driver, err := exec.LookPath("chromedriver")
-	if err != nil {
-		t.Skip("chromedriver is not on PATH")
-	}
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skip(chromium + " is not installed")
-	}
+	driver := testenv.NeedBrowser(t)
 	host, err := os.ReadFile("testdata/host.html")
 	if err != nil {
 		t.Fatal(err)
@@ -96,10 +90,11 @@ func TestE2E(t *testing.T) {
 		if n := len(x.all("button.flow-card")); n != 6 {
 			t.Fatalf("%d clickable cards, want 6", n)
 		}
-		log := x.log()
-		if len(log.Sizes) == 0 || log.Sizes[len(log.Sizes)-1].Height < 150 {
-			t.Errorf("size notifications: %+v", log.Sizes)
-		}
+		var log hostLog
+		x.wait("a size notification of at least 150 px", func() bool {
+			log = x.log()
+			return len(log.Sizes) > 0 && log.Sizes[len(log.Sizes)-1].Height >= 150
+		})
 		x.wantContext("The person is looking at flow://flows (flows).")
 		x.shot("flows-light")
 
@@ -241,7 +236,9 @@ func startBrowser(t *testing.T, driver string) selenium.WebDriver {
 	l.Close()
 
 	cmd := exec.Command(driver, "--port="+strconv.Itoa(port), "--log-level=OFF")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own group, killed with its browsers in Cleanup; and it dies with
+	// the test process, should that die first.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -250,25 +247,21 @@ func startBrowser(t *testing.T, driver string) selenium.WebDriver {
 		cmd.Wait()
 	})
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(base + "/status")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
+	if !testenv.Poll(testenv.Deadline(t, time.Minute), func() bool {
+		var resp *http.Response
+		if resp, err = http.Get(base + "/status"); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("chromedriver did not start: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}) {
+		t.Fatalf("chromedriver did not start: %v", err)
 	}
 
 	caps := selenium.Capabilities{"browserName": "chrome"}
 	caps.AddChrome(chrome.Capabilities{
 		W3C:  true,
-		Path: chromium,
+		Path: testenv.Chromium(),
 		Args: []string{
 			"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
 			"--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -344,15 +337,13 @@ func (x *e2e) wantContext(text string) {
 	})
 }
 
+// wait polls ok until it holds, or fails the test at its deadline (see
+// testenv.Deadline): a loaded machine makes the app slower, not wrong.
 func (x *e2e) wait(what string, ok func() bool) {
 	x.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			x.shot("timeout")
-			x.t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !testenv.Poll(testenv.Deadline(x.t, time.Minute), ok) {
+		x.shot("timeout")
+		x.t.Fatalf("timed out waiting for %s", what)
 	}
 }
 
