@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -24,6 +26,17 @@ type entry struct {
 	Reader, Completer                       string
 	Values                                  map[string][]string
 	Hidden                                  bool
+	// Unlisted entries are read by URI and enumerated by the Skills
+	// extension, but not listed one by one: a skill's references.
+	Unlisted bool
+	// Frontmatter is a SKILL.md's front matter as a JSON object.
+	Frontmatter []byte
+}
+
+// digest is the Skills extension's form of a SHA-256: sha256:{64 hex}.
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // The priorities of resources/scope.go, repeated here because gen must build
@@ -94,13 +107,16 @@ func (c *Corpus) Entries() []entry {
 	for _, s := range c.Published() {
 		t := skillTopic[s.ID]
 		out = append(out, entry{
-			URI:         skillURI(s.ID),
-			Name:        "skill-" + s.ID,
+			URI: skillURI(s.ID),
+			// The Skills extension: a SKILL.md's name and description are
+			// its front matter's.
+			Name:        s.Name,
 			Title:       titleCase(s.Name) + " Skill",
 			Description: s.Description,
 			MIMEType:    "text/markdown",
 			Priority:    topicPriority(t),
 			Body:        s.Body,
+			Frontmatter: s.Frontmatter,
 		})
 		skillIDs = append(skillIDs, s.ID)
 		refs := append([]Ref{{Page: c.Base, Name: "base.md"}}, s.Refs...)
@@ -122,6 +138,7 @@ func (c *Corpus) Entries() []entry {
 				MIMEType:    "text/markdown",
 				Priority:    priorityReference,
 				Body:        r.Body,
+				Unlisted:    true,
 			})
 			if !slices.Contains(refNames, r.Name) {
 				refNames = append(refNames, r.Name)
@@ -286,7 +303,13 @@ func (c *Corpus) Emit() ([]byte, error) {
 			b.WriteString("\t\tKind: Runtime,\n")
 			fmt.Fprintf(&b, "\t\tReader: %s,\n", keyName("Reader", e.Reader))
 		} else if !e.Template {
-			fmt.Fprintf(&b, "\t\tSize: %d,\n\t\tBody: %q,\n", len(e.Body), e.Body)
+			fmt.Fprintf(&b, "\t\tSize: %d,\n\t\tDigest: %q,\n\t\tBody: %q,\n", len(e.Body), digest(e.Body), e.Body)
+		}
+		if e.Frontmatter != nil {
+			fmt.Fprintf(&b, "\t\tFrontmatter: %q,\n", e.Frontmatter)
+		}
+		if e.Unlisted {
+			b.WriteString("\t\tUnlisted: true,\n")
 		}
 		if e.Completer != "" {
 			fmt.Fprintf(&b, "\t\tCompleter: %s,\n", keyName("Completer", e.Completer))

@@ -62,6 +62,7 @@ func (t *Table) buildIndex() error {
 	}
 	e := &t.entries[i]
 	e.Kind, e.Reader, e.Body, e.Size = Embedded, "", string(body)+"\n", int64(len(body)+1)
+	e.Digest = Digest([]byte(e.Body))
 	return nil
 }
 

@@ -21,6 +21,9 @@ func (t *Table) Register(s *server.MCPServer) {
 			tmpls = append(tmpls, server.ServerResourceTemplate{Template: t.nativeTemplate(e), Handler: t.nativeRead})
 			continue
 		}
+		if e.Unlisted {
+			continue // read through its template; see Entry.Unlisted
+		}
 		res = append(res, server.ServerResource{Resource: t.nativeResource(e), Handler: t.nativeRead})
 	}
 	// A catch-all template sends every URI no entry answers to the table,

@@ -90,6 +90,10 @@ func New(cfg Config) (*Table, error) {
 		t.byURI[e.URI] = i
 		if e.Template {
 			t.templates[e.URI] = ParseTemplate(e.URI)
+		} else if e.Kind == Embedded && e.Digest == "" {
+			// gen writes every digest; a table of the caller's own
+			// (Config.Entries) may leave them out.
+			t.entries[i].Digest = Digest([]byte(e.Body))
 		}
 		if e.Kind == Runtime && e.Reader != indexReader && t.readers[e.Reader] == nil {
 			problems = append(problems, fmt.Sprintf("%s has no reader %q", e.URI, e.Reader))
