@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"slices"
@@ -42,6 +43,7 @@ func (c *Corpus) Check() error {
 	c.checkScope()
 	c.checkLinks()
 	c.checkNames()
+	c.checkTitles()
 	if len(c.problems) > 0 {
 		return c.problems
 	}
@@ -222,6 +224,62 @@ func (c *Corpus) checkNames() {
 		}
 		seen[e.Name] = e.URI
 	}
+}
+
+// checkTitles keeps the titles a person browses apart: no two entries share
+// a title or have titles one letter apart ("Saved Flow", "Saved Flows"),
+// and topic titles are in title case like every other title.
+func (c *Corpus) checkTitles() {
+	entries := c.Entries()
+	for i, a := range entries {
+		for _, b := range entries[:i] {
+			if near(strings.ToLower(a.Title), strings.ToLower(b.Title)) {
+				file, line := c.titleAt(a)
+				c.problem(file, line, "%s is titled %q and %s %q; give each a title a person tells apart at a glance", a.URI, a.Title, b.URI, b.Title)
+			}
+		}
+	}
+	for _, t := range c.Scope.Topics {
+		if want := headline(t.Title); want != t.Title {
+			c.problem(scopeFile, lineOf(c.Scope.raw, `"`+t.Title+`"`), "topic %q is titled %q; titles are in title case: %q", t.ID, t.Title, want)
+		}
+	}
+}
+
+// titleAt is where an entry's title is written.
+func (c *Corpus) titleAt(e entry) (string, int) {
+	for _, d := range c.Docs {
+		if docURI(d.ID) == e.URI {
+			return d.File, lineOf(d.Body, "title:")
+		}
+	}
+	if raw := c.runtimeRaw(); bytes.Contains(raw, []byte(`"`+e.URI+`"`)) {
+		return "resources/runtime.json", lineOf(raw, `"`+e.Title+`"`)
+	}
+	return "gen/entries.go", 0
+}
+
+// near reports whether two strings are equal or one edit (insert, delete
+// or replace one letter) apart.
+func near(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > len(rb) {
+		ra, rb = rb, ra
+	}
+	if len(rb)-len(ra) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(ra) && ra[i] == rb[i] {
+		i++
+	}
+	if len(ra) == len(rb) {
+		return string(ra[i+1:]) == string(rb[i+1:])
+	}
+	return string(ra[i:]) == string(rb[i+1:])
 }
 
 func (c *Corpus) runtimeRaw() []byte {

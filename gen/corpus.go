@@ -86,6 +86,9 @@ type RuntimeEntry struct {
 	Reader      string  `json:"reader"`
 	Completer   string  `json:"completer"`
 	Hidden      bool    `json:"hidden"`
+	// Tools are the tools the entry's title and description name; the
+	// server does not serve the entry when one of them is excluded.
+	Tools []string `json:"tools"`
 }
 
 // Load reads the corpus under root. Problems found while reading are kept

@@ -31,6 +31,8 @@ type entry struct {
 	Unlisted bool
 	// Frontmatter is a SKILL.md's front matter as a JSON object.
 	Frontmatter []byte
+	// Tools are the tools the entry's own text names (resources.Entry.Tools).
+	Tools []string
 }
 
 // digest is the Skills extension's form of a SHA-256: sha256:{64 hex}.
@@ -158,6 +160,7 @@ func (c *Corpus) Entries() []entry {
 		MIMEType:    "application/schema+json",
 		Priority:    prioritySchema,
 		Body:        c.Schema.Body,
+		Tools:       []string{"save_flow", "run_flow"},
 	},
 		entry{
 			URI: "knowledge://documents/{id}", Name: "document", Title: "Knowledge Document",
@@ -182,6 +185,7 @@ func (c *Corpus) Entries() []entry {
 			URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
 			MIMEType: r.MIMEType, Priority: r.Priority, Template: r.Template,
 			Runtime: true, Reader: r.Reader, Completer: r.Completer, Hidden: r.Hidden,
+			Tools: r.Tools,
 		})
 	}
 	return out
@@ -310,6 +314,9 @@ func (c *Corpus) Emit() ([]byte, error) {
 		}
 		if e.Unlisted {
 			b.WriteString("\t\tUnlisted: true,\n")
+		}
+		if len(e.Tools) > 0 {
+			fmt.Fprintf(&b, "\t\tTools: %#v,\n", e.Tools)
 		}
 		if e.Completer != "" {
 			fmt.Fprintf(&b, "\t\tCompleter: %s,\n", keyName("Completer", e.Completer))

@@ -79,6 +79,13 @@ type Entry struct {
 	// Frontmatter is a SKILL.md's YAML front matter, every field its author
 	// wrote, rendered as a JSON object; empty for every other entry.
 	Frontmatter string
+	// Tools are the tools the entry's own title, description and (for
+	// flow://schema) body name. The server composed that text, so a table
+	// built with one of them excluded does not serve the entry: nothing an
+	// agent is given names a tool it cannot call. Published pages
+	// (documents, skills) name no tools here; the index says which tools
+	// are excluded.
+	Tools []string
 }
 
 // Content is what a read returns: text, or bytes with a type.
@@ -126,3 +133,19 @@ type CompleteFunc func(ctx context.Context, variable, prefix string) ([]string, 
 
 // ErrNotFound marks a read of a URI the table does not answer.
 var ErrNotFound = errors.New("resource not found")
+
+// Missing marks a runtime reader's error as a resource not found (a kept
+// file or a flow that does not exist), keeping its sentence: IsNotFound
+// reports true for it.
+func Missing(err error) error {
+	if err == nil {
+		return nil
+	}
+	return missing{err}
+}
+
+type missing struct{ error }
+
+func (m missing) Unwrap() error { return m.error }
+
+func (m missing) Is(target error) bool { return target == ErrNotFound }

@@ -23,6 +23,13 @@ type Table struct {
 	scope      Scope
 	excluded   map[string]bool
 	filter     func(context.Context, Content) Content
+	// skills are the SKILL.md URIs of the served skills, sorted; dirs maps
+	// each directory to its children (skills.go).
+	skills   []string
+	dirs     map[string][]string
+	pageSize int
+	// withdrawn are the entries an exclusion took away (exclude.go).
+	withdrawn []string
 }
 
 // Config is everything a Table is built from.
@@ -46,6 +53,12 @@ type Config struct {
 	// nil; the package's tests serve tables of their own with them.
 	Entries []Entry
 	Scope   Scope
+	// WithoutSkills serves the table with no skill at all: no skill://
+	// resource or template, and so no Skills extension.
+	WithoutSkills bool
+	// PageSize is how many entries a page of skills/list or
+	// resources/directory/read holds; DefaultPageSize when zero.
+	PageSize int
 }
 
 // Generated returns the generated entries, index excepted, as go
@@ -70,10 +83,17 @@ func New(cfg Config) (*Table, error) {
 	if cfg.Entries != nil {
 		t.entries, t.scope = slices.Clone(cfg.Entries), cfg.Scope
 	}
+	if cfg.WithoutSkills {
+		t.entries = slices.DeleteFunc(t.entries, func(e Entry) bool { return strings.HasPrefix(e.URI, "skill://") })
+	}
+	t.pageSize = cmp.Or(cfg.PageSize, DefaultPageSize)
 	for _, n := range cfg.ExcludedTools {
 		if n = strings.TrimSpace(n); n != "" {
 			t.excluded[n] = true
 		}
+	}
+	if err := t.excludeEntries(); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(t.entries, func(a, b Entry) int {
 		if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
@@ -91,9 +111,9 @@ func New(cfg Config) (*Table, error) {
 		if e.Template {
 			t.templates[e.URI] = ParseTemplate(e.URI)
 		} else if e.Kind == Embedded && e.Digest == "" {
-			// gen writes every digest; a table of the caller's own
-			// (Config.Entries) may leave them out.
-			t.entries[i].Digest = Digest([]byte(e.Body))
+			// gen writes every digest and size; a table of the caller's
+			// own (Config.Entries) may leave them out.
+			t.entries[i].Digest, t.entries[i].Size = Digest([]byte(e.Body)), int64(len(e.Body))
 		}
 		if e.Kind == Runtime && e.Reader != indexReader && t.readers[e.Reader] == nil {
 			problems = append(problems, fmt.Sprintf("%s has no reader %q", e.URI, e.Reader))
@@ -105,6 +125,7 @@ func New(cfg Config) (*Table, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("resources: the table is incomplete: %s", strings.Join(problems, "; "))
 	}
+	t.buildSkills()
 	if err := t.buildIndex(); err != nil {
 		return nil, err
 	}
@@ -201,6 +222,9 @@ func (t *Table) notFoundIn(tmpl Entry, uri string, vars map[string]string) error
 }
 
 func (t *Table) notFound(ctx context.Context, uri string) error {
+	if hint, ok := t.directoryHint(uri); ok {
+		return &NotFoundError{URI: uri, Hint: hint}
+	}
 	var tmpls []string
 	for _, e := range t.entries {
 		if e.Template && !e.Hidden {
