@@ -3,6 +3,8 @@ package install_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,32 +18,37 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/install"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/skillsclient"
 )
 
-// served reads every concrete skill:// resource the way a client does: the
-// real binary over stdio, through mcp-go's client.
+// served reads every file of every skill the way a client does: the real
+// binary over stdio, through mcp-go's client, skills/list (the Skills
+// extension) for the manifest, resources/read for each file, which must
+// match the manifest's digest and size.
 func served(t *testing.T) map[string]string {
 	t.Helper()
 	c := servertest.Connect(t, servertest.Stdio, servertest.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	skills, _, err := skillsclient.Conn{Client: c.Client}.List(ctx)
 	assert.NilError(t, err)
 	out := map[string]string{}
-	for _, r := range list.Resources {
-		if !strings.HasPrefix(r.URI, "skill://") {
-			continue
+	for _, s := range skills {
+		for _, f := range s.Resources {
+			req := mcp.ReadResourceRequest{}
+			req.Params.URI = f.URI
+			res, err := c.ReadResource(ctx, req)
+			assert.NilError(t, err, "reading %s", f.URI)
+			assert.Assert(t, is.Len(res.Contents, 1))
+			text, ok := res.Contents[0].(mcp.TextResourceContents)
+			assert.Assert(t, ok, "%s is not text", f.URI)
+			sum := sha256.Sum256([]byte(text.Text))
+			assert.Check(t, is.Equal(f.Digest, "sha256:"+hex.EncodeToString(sum[:])), f.URI)
+			assert.Check(t, is.Equal(f.Size, int64(len(text.Text))), f.URI)
+			out[f.URI] = text.Text
 		}
-		req := mcp.ReadResourceRequest{}
-		req.Params.URI = r.URI
-		res, err := c.ReadResource(ctx, req)
-		assert.NilError(t, err, "reading %s", r.URI)
-		assert.Assert(t, is.Len(res.Contents, 1))
-		text, ok := res.Contents[0].(mcp.TextResourceContents)
-		assert.Assert(t, ok, "%s is not text", r.URI)
-		out[r.URI] = text.Text
 	}
-	assert.Assert(t, len(out) > 1, "the server lists no skill files")
+	assert.Assert(t, len(out) > 1, "the server serves no skill files")
 	assert.Check(t, is.Contains(keys(out), "skill://selenium-flow/references/base.md"), "the shared base page is not a reference")
 	return out
 }
@@ -68,7 +75,8 @@ func runInstall(t *testing.T, home, dir string, args ...string) (string, error) 
 
 // TestInstalledBytesAreServedBytes installs for each client preset, in the
 // personal and the project directory, and for --dir, and compares every
-// installed file with what skill://… serves over stdio.
+// installed file with what the Skills extension lists and skill://…
+// serves over stdio: the same files, byte for byte.
 func TestInstalledBytesAreServedBytes(t *testing.T) {
 	want := served(t)
 	type target struct {
