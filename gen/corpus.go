@@ -89,6 +89,9 @@ type RuntimeEntry struct {
 	// Tools are the tools the entry's title and description name; the
 	// server does not serve the entry when one of them is excluded.
 	Tools []string `json:"tools"`
+	// NoneYet says, for a template, how a value comes to exist when none
+	// does yet; refusals offer it in place of an example.
+	NoneYet string `json:"noneYet"`
 }
 
 // Load reads the corpus under root. Problems found while reading are kept

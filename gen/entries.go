@@ -33,6 +33,8 @@ type entry struct {
 	Frontmatter []byte
 	// Tools are the tools the entry's own text names (resources.Entry.Tools).
 	Tools []string
+	// NoneYet is resources.Entry.NoneYet.
+	NoneYet string
 }
 
 // digest is the Skills extension's form of a SHA-256: sha256:{64 hex}.
@@ -185,7 +187,7 @@ func (c *Corpus) Entries() []entry {
 			URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
 			MIMEType: r.MIMEType, Priority: r.Priority, Template: r.Template,
 			Runtime: true, Reader: r.Reader, Completer: r.Completer, Hidden: r.Hidden,
-			Tools: r.Tools,
+			Tools: r.Tools, NoneYet: r.NoneYet,
 		})
 	}
 	return out
@@ -314,6 +316,9 @@ func (c *Corpus) Emit() ([]byte, error) {
 		}
 		if e.Unlisted {
 			b.WriteString("\t\tUnlisted: true,\n")
+		}
+		if e.NoneYet != "" {
+			fmt.Fprintf(&b, "\t\tNoneYet: %q,\n", e.NoneYet)
 		}
 		if len(e.Tools) > 0 {
 			fmt.Fprintf(&b, "\t\tTools: %#v,\n", e.Tools)

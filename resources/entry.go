@@ -86,6 +86,10 @@ type Entry struct {
 	// (documents, skills) name no tools here; the index says which tools
 	// are excluded.
 	Tools []string
+	// NoneYet says, for a runtime template, how a value comes to exist
+	// while the caller has none ("save one with save_flow first"); a
+	// refusal offers it where it would give an example.
+	NoneYet string
 }
 
 // Content is what a read returns: text, or bytes with a type.

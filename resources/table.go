@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -228,10 +229,20 @@ func (t *Table) notFound(ctx context.Context, uri string) error {
 	var tmpls []string
 	for _, e := range t.entries {
 		if e.Template && !e.Hidden {
-			tmpls = append(tmpls, fmt.Sprintf("%s (e.g. %s)", e.URI, t.example(ctx, e)))
+			tmpls = append(tmpls, fmt.Sprintf("%s (%s)", e.URI, t.exampleOrNone(ctx, e)))
 		}
 	}
 	return &NotFoundError{URI: uri, Hint: "Read knowledge://index for every document and skill, or use a template: " + strings.Join(tmpls, "; ") + "."}
+}
+
+// exampleOrNone is "e.g." and an example of a template, or, when no value
+// exists yet, the template's sentence on how one comes to exist.
+func (t *Table) exampleOrNone(ctx context.Context, e Entry) string {
+	ex := t.example(ctx, e)
+	if ex == e.URI && e.NoneYet != "" {
+		return e.NoneYet
+	}
+	return "e.g. " + ex
 }
 
 // example fills a template with the first value each variable can take.
@@ -273,11 +284,21 @@ func (t *Table) Complete(ctx context.Context, template, variable, prefix string)
 	}
 	out := []string{}
 	for _, v := range vals {
-		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(prefix)) {
+		// A value matches the prefix as written or percent-decoded: a
+		// kept file completes as a%20b.png, typed as "a b".
+		decoded, err := url.PathUnescape(v)
+		if err != nil {
+			decoded = v
+		}
+		if hasPrefixFold(v, prefix) || hasPrefixFold(decoded, prefix) {
 			out = append(out, v)
 		}
 	}
 	return out, nil
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return strings.HasPrefix(strings.ToLower(s), strings.ToLower(prefix))
 }
 
 // IsNotFound reports whether err is a refusal of an unknown URI.

@@ -2,9 +2,12 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
 
@@ -31,6 +34,9 @@ func Resources(t *resources.Table) []Tool {
 				"A URI that does not exist is refused with the templates and an example that works.",
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				uri, err := req.RequireString("uri")
+				if v, given := req.GetArguments()["uri"]; err != nil && given && v != nil {
+					return nil, refusal.New(fmt.Sprintf("The argument \"uri\" is %s, not a string.", argText(v)), "Pass the URI as a string, e.g. {\"uri\": \"knowledge://index\"}.")
+				}
 				if err != nil {
 					return nil, missing("uri", "a URI from list_resources, e.g. knowledge://index")
 				}
@@ -39,4 +45,13 @@ func Resources(t *resources.Table) []Tool {
 			mcp.WithString("uri", mcp.Required(), mcp.Description("the resource URI, e.g. knowledge://index or skill://selenium-flow/SKILL.md")),
 		),
 	}
+}
+
+// argText is an argument's value as the caller wrote it, in JSON.
+func argText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
