@@ -105,7 +105,8 @@ func (t *Table) unavailable() *IndexUnavailable {
 	return &IndexUnavailable{
 		Tools:     t.ExcludedTools(),
 		Resources: t.Withdrawn(),
-		Note: "The operator left these tools out of this server (FLOW_EXCLUDE_TOOLS), and the resources that show their work with them. " +
+		Prompts:   slices.Clone(t.prompts),
+		Note: "The operator left these tools out of this server (FLOW_EXCLUDE_TOOLS), with the resources and prompts that need them. " +
 			"A document or skill that names one describes what this server does not offer: say so rather than working around it.",
 	}
 }
@@ -114,5 +115,6 @@ func (t *Table) unavailable() *IndexUnavailable {
 type IndexUnavailable struct {
 	Tools     []string `json:"tools"`
 	Resources []string `json:"resources,omitempty"`
+	Prompts   []string `json:"prompts,omitempty"`
 	Note      string   `json:"note"`
 }

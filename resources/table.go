@@ -29,8 +29,10 @@ type Table struct {
 	skills   []string
 	dirs     map[string][]string
 	pageSize int
-	// withdrawn are the entries an exclusion took away (exclude.go).
+	// withdrawn are the entries an exclusion took away, and prompts the
+	// prompts it took (exclude.go).
 	withdrawn []string
+	prompts   []string
 }
 
 // Config is everything a Table is built from.
@@ -54,6 +56,9 @@ type Config struct {
 	// nil; the package's tests serve tables of their own with them.
 	Entries []Entry
 	Scope   Scope
+	// WithdrawnPrompts are prompts the server does not offer because their
+	// text names an excluded tool; the index names them with the tools.
+	WithdrawnPrompts []string
 	// WithoutSkills serves the table with no skill at all: no skill://
 	// resource or template, and so no Skills extension.
 	WithoutSkills bool
@@ -80,6 +85,7 @@ func New(cfg Config) (*Table, error) {
 		excluded:   map[string]bool{},
 		templates:  map[string]Template{},
 		filter:     cfg.Filter,
+		prompts:    slices.Sorted(slices.Values(cfg.WithdrawnPrompts)),
 	}
 	if cfg.Entries != nil {
 		t.entries, t.scope = slices.Clone(cfg.Entries), cfg.Scope

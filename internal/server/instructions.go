@@ -143,3 +143,50 @@ func quoted(ss []string) []string {
 	}
 	return out
 }
+
+// flowTools are the tools that save, replay and delete flows.
+var flowTools = []string{"save_flow", "run_flow", "delete_flow"}
+
+// withImplied adds to the excluded tools those an exclusion leaves with
+// nothing to do: the flow tools, when no tool a flow step can call is
+// left (flow://schema's step tools). The index names them with the rest.
+func withImplied(excluded []string) []string {
+	body, err := flowSchema(excluded)
+	if err != nil {
+		return excluded
+	}
+	var schema struct {
+		Properties struct {
+			Steps struct {
+				Items struct {
+					Properties struct {
+						Tool struct {
+							Enum []string `json:"enum"`
+						} `json:"tool"`
+					} `json:"properties"`
+				} `json:"items"`
+			} `json:"steps"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(body, &schema) != nil || len(schema.Properties.Steps.Items.Properties.Tool.Enum) > 0 {
+		return excluded
+	}
+	out := slices.Clone(excluded)
+	for _, t := range flowTools {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// withdrawnPrompts names the prompts offeredPrompts leaves out.
+func withdrawnPrompts(all []mcpserver.ServerPrompt, excluded []string) []string {
+	var out []string
+	for _, p := range all {
+		if slices.ContainsFunc(promptTools[p.Prompt.Name], func(t string) bool { return slices.Contains(excluded, t) }) {
+			out = append(out, p.Prompt.Name)
+		}
+	}
+	return out
+}

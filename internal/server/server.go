@@ -106,6 +106,8 @@ func New(cfg Config) (*Server, error) {
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
 	scrub := refusal.NewScrubber(cfg.DataDir, cfg.SeleniumURL)
+	configured := cfg.ExcludeTools
+	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
@@ -149,6 +151,8 @@ func New(cfg Config) (*Server, error) {
 		Completers:    rt.completers(),
 		Filter:        s.redactContent,
 		ExcludedTools: cfg.ExcludeTools,
+		// The prompts whose text names an excluded tool (offeredPrompts).
+		WithdrawnPrompts: withdrawnPrompts(prompts.Prompts(), cfg.ExcludeTools),
 	}
 	if cfg.TableOptions != nil {
 		cfg.TableOptions(&tableCfg)
@@ -157,7 +161,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExclusions(cfg.ExcludeTools, browser, flowTools, tools.Resources(s.table), tools.Show(s.table)); err != nil {
+	if err := checkExclusions(configured, browser, flowTools, tools.Resources(s.table), tools.Show(s.table)); err != nil {
 		return nil, err
 	}
 	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
