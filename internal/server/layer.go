@@ -118,9 +118,11 @@ func (s *Server) httpLayer(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		if err != nil || len(body) > maxBody {
-			http.Error(w, "the request body is too large or unreadable", http.StatusRequestEntityTooLarge)
+		// mcp-go reads the whole body too; the layer reads it first and
+		// hands it on unchanged.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, "the request body could not be read", http.StatusBadRequest)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -160,9 +162,6 @@ func (s *Server) httpLayer(next http.Handler) http.Handler {
 		writeRPC(w, resp, status)
 	})
 }
-
-// maxBody bounds a request body the layer reads.
-const maxBody = 4 << 20
 
 // checkModern applies the transport checks of 2026-07-28 to a request.
 func checkModern(r *http.Request, req request) (int, string, bool) {

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/internal/skillsclient"
@@ -296,5 +299,54 @@ func TestSkillsOverStdio(t *testing.T) {
 			assert.NilError(t, err)
 			assert.Check(t, len(children) >= 5)
 		})
+	}
+}
+
+// TestExtensionOverHTTPChecks: the extension's requests over Streamable
+// HTTP are checked as every other request is: a bearer token where tokens
+// are configured, the session initialize opened on the handshake
+// generation, and the version and method headers on 2026-07-28.
+func TestExtensionOverHTTPChecks(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	tokens, err := auth.NewTokens(map[string]string{token: "ada"})
+	assert.NilError(t, err)
+	srv := newServer(t, func(c *server.Config) { c.Tokens = tokens })
+	hs := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	post := func(header map[string]string, body string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		assert.NilError(t, err)
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	list := `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`
+	bearer := "Bearer " + token
+
+	code, _ := post(nil, list)
+	assert.Check(t, is.Equal(code, http.StatusUnauthorized), "no token")
+	code, body := post(map[string]string{"Authorization": bearer, "Mcp-Session-Id": "mcp-session-nope"}, list)
+	assert.Check(t, is.Equal(code, http.StatusNotFound), "a session nobody opened: %s", body)
+
+	modern := `{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	code, body = post(map[string]string{"Authorization": bearer, "Mcp-Protocol-Version": "2026-07-28"}, modern)
+	assert.Check(t, is.Equal(code, http.StatusBadRequest), body)
+	assert.Check(t, is.Contains(body, "Mcp-Method"), "the method header is required on 2026-07-28: %s", body)
+	code, body = post(map[string]string{"Authorization": bearer, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "skills/list"}, modern)
+	assert.Check(t, is.Equal(code, http.StatusOK), body)
+	assert.Check(t, is.Contains(body, `"resultType":"complete"`))
+
+	// Through a real client with the token, on both generations.
+	for _, proto := range generations {
+		c := servertest.ConnectHTTP(t, hs.URL+"/mcp", servertest.Options{Protocol: proto, Headers: map[string]string{"Authorization": bearer}})
+		skills, _, err := skillsclient.Conn{Client: c.Client}.List(bg)
+		assert.NilError(t, err, proto)
+		assert.Check(t, len(skills) > 0, proto)
 	}
 }
