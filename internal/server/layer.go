@@ -82,8 +82,10 @@ func (l *stdioLayer) pump(in io.Reader) {
 		line, err := r.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
 			if req, ok := peek(line); ok && l.s.ours(req.Method) && req.JSONRPC == mcp.JSONRPC_VERSION {
+				// Off the read loop, as mcp-go serves requests: a read
+				// that waits (downloads) must not hold up the next line.
 				<-l.ready
-				l.reply(l.s.answer(l.ctx, req, line))
+				go func() { l.reply(l.s.answer(l.ctx, req, line)) }()
 			} else if _, werr := l.pw.Write(line); werr != nil {
 				return // mcp-go stopped reading
 			}
@@ -97,6 +99,9 @@ func (l *stdioLayer) pump(in io.Reader) {
 		}
 	}
 }
+
+// stop ends the passing on of input once mcp-go has stopped reading.
+func (l *stdioLayer) stop() { _ = l.pr.Close() }
 
 func (l *stdioLayer) reply(msg mcp.JSONRPCMessage) {
 	b, err := json.Marshal(msg)

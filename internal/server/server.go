@@ -418,6 +418,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stdio := mcpserver.NewStdioServer(s.mcp)
 	counted, withCount := countProgress(out)
 	layer := s.stdio(in, counted)
+	defer layer.stop()
 	stdio.SetContextFunc(func(ctx context.Context) context.Context {
 		ctx = withCount(s.StdioContext(ctx))
 		layer.base(ctx)
