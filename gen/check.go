@@ -44,6 +44,7 @@ func (c *Corpus) Check() error {
 	c.checkLinks()
 	c.checkNames()
 	c.checkTitles()
+	c.checkSkillLimits()
 	if len(c.problems) > 0 {
 		return c.problems
 	}
@@ -223,6 +224,29 @@ func (c *Corpus) checkNames() {
 			c.problem("resources/runtime.json", lineOf(c.runtimeRaw(), `"`+e.Name+`"`), "name %q is used by %s and %s; names must be unique (cursors rely on them)", e.Name, prev, e.URI)
 		}
 		seen[e.Name] = e.URI
+	}
+}
+
+// The Skills extension's per-skill limits: every conforming host loads a
+// skill up to these, and a server should serve none larger.
+const (
+	maxSkillFiles = 512
+	maxSkillBytes = 16 << 20
+)
+
+// checkSkillLimits refuses a published skill a host need not load.
+func (c *Corpus) checkSkillLimits() {
+	for _, s := range c.Published() {
+		files, size := 1+len(s.Refs), len(s.Body)
+		if c.Base.Body != nil {
+			files, size = files+1, size+len(c.Base.Body)
+		}
+		for _, r := range s.Refs {
+			size += len(r.Body)
+		}
+		if files > maxSkillFiles || size > maxSkillBytes {
+			c.problem(s.File, 1, "skill %q has %d files of %d bytes in all; the Skills extension's limits are %d files and %d bytes a skill", s.ID, files, size, maxSkillFiles, maxSkillBytes)
+		}
 	}
 }
 

@@ -82,6 +82,21 @@ func TestSkillEntries(t *testing.T) {
 	}
 	_, _, err = tb.Skills("bogus")
 	assert.Check(t, errors.Is(err, resources.ErrInvalid))
+
+	// One a page: the first page lists one skill, and the other, absent
+	// from it, is still answered by URI; the cursor gives the second page.
+	tb = skillTable(t, func(c *resources.Config) { c.PageSize = 1 })
+	page, next, err = tb.Skills("")
+	assert.NilError(t, err)
+	assert.Check(t, is.Len(page, 1))
+	assert.Check(t, is.Equal(page[0].URI, "skill://demo/SKILL.md"))
+	other, err := tb.Skill("skill://other/SKILL.md")
+	assert.NilError(t, err)
+	assert.Check(t, is.Len(other.Resources, 1))
+	page, next, err = tb.Skills(next)
+	assert.NilError(t, err)
+	assert.Check(t, is.Equal(page[0].URI, "skill://other/SKILL.md"))
+	assert.Check(t, is.Equal(next, ""))
 }
 
 // TestDirectories: each skill's root and folders, and the documents, are
