@@ -209,8 +209,16 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no resource at %s. %s", e.URI, e.Hint)
+	// A caller may send a URI of megabytes; a refusal quotes a piece.
+	uri := e.URI
+	if len(uri) > maxQuoted {
+		uri = strings.ToValidUTF8(uri[:maxQuoted], "") + "…"
+	}
+	return fmt.Sprintf("no resource at %s. %s", uri, e.Hint)
 }
+
+// maxQuoted is the most bytes of a caller's URI a refusal repeats.
+const maxQuoted = 200
 
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 

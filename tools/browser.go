@@ -54,7 +54,8 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 				"Closing when no session is open does nothing and says so. Sessions also close by themselves after the idle timeout shown in session://current.",
 			p.close,
 		),
-		New("navigate", "Navigate", onPage,
+		// back and forward are not idempotent, so navigate is not.
+		New("navigate", "Navigate", Create.OnPage(),
 			"Load a URL in your session, or go back, forward or refresh: pass exactly one of url, back, forward, refresh. "+
 				"It returns once the page has loaded, with its title and final URL (after redirects); call outline next to see its controls. "+
 				"For a page that keeps loading content after the load event, follow with wait_for. "+
@@ -80,14 +81,15 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			p.click,
 			locatorArg("locator", true, "the element to click"),
 		),
-		New("write", "Write Into Field", onPage,
+		// append types again on every call, so write is not idempotent.
+		New("write", "Write Into Field", Create.OnPage(),
 			"Type into a text field, textarea or contenteditable: text for ordinary values, or secret with the name of a secret (secret://secrets) for passwords and tokens. "+
 				"A secret's value is typed by the server and never appears in results, outlines, flows or logs; it is only typed on the site it is bound to. "+
 				"The field is cleared first unless append is true. Never put a password in text: use secret.",
 			p.write,
 			locatorArg("locator", true, "the field to type into"),
 			mcp.WithString("text", mcp.Description("the text to type; not for passwords")),
-			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text")),
+			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text; name/key picks one key of a secret with several (e.g. github/username)")),
 			mcp.WithBoolean("append", mcp.Description("keep the field's current value and type after it")),
 		),
 		New("press_key", "Press Key", Create.OnPage(),
@@ -127,7 +129,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			locatorArg("locator", false, "an element that must be visible, or be counted with count"),
 			mcp.WithNumber("count", mcp.Description("exactly this many visible elements must match locator")),
 		),
-		New("screenshot", "Take Screenshot", Create.OnPage(),
+		New("screenshot", "Take Screenshot", Create.ReadingPage(),
 			"Take a PNG screenshot of the viewport, the full page (full_page) or one element (locator). "+
 				"You see the image, and it is kept as a file in session://files/screenshots under filename (a free name is picked when taken). "+
 				"Prefer outline for finding controls: a screenshot shows layout but gives no locators and costs far more tokens. "+
@@ -137,7 +139,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			mcp.WithBoolean("full_page", mcp.Description("capture the whole scrollable page")),
 			mcp.WithString("filename", mcp.Description("name for the kept file, e.g. checkout.png")),
 		),
-		New("print", "Print Page", Create.OnPage(),
+		New("print", "Print Page", Create.ReadingPage(),
 			"Keep the current page as a file: format pdf prints it to a real PDF (landscape and background options), format html saves its current HTML, after scripts ran. "+
 				"The file lands in session://files under a free name and the result gives its session://files/{name} URI and size; the content itself is not returned. "+
 				"Use screenshot to see the page; use print for a document to keep or hand on.",
@@ -391,7 +393,7 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 			return s.Write(loc, text, clear)
 		}
 		u, _ := s.CurrentURL()
-		value, err := p.secrets.Value(s.Principal, name, u)
+		value, err := p.secrets.Value(s.Principal, name, "", u)
 		if err != nil {
 			return err
 		}

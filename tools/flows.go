@@ -89,7 +89,7 @@ func (f *flowTools) save(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		return nil, err
 	}
 	principal := auth.Principal(ctx)
-	if red := f.secrets.Redact(principal, string(doc)); red != string(doc) {
+	if f.secrets.Contains(principal, string(doc)) {
 		return nil, refusal.New("The document contains the value of one of your secrets.", `Type secrets with a write step of {"secret": "name"} instead of the value; secret://secrets lists the names.`)
 	}
 	flow, err := f.store.Parse(doc)

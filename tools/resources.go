@@ -2,13 +2,10 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
 
@@ -35,9 +32,6 @@ func Resources(t *resources.Table) []Tool {
 				"A URI that does not exist is refused with the templates and an example that works.",
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				uri, err := req.RequireString("uri")
-				if v, given := req.GetArguments()["uri"]; err != nil && given && v != nil {
-					return nil, refusal.New(fmt.Sprintf("The argument \"uri\" is %s, not a string.", argText(v)), "Pass the URI as a string, e.g. {\"uri\": \"knowledge://index\"}.")
-				}
 				if err != nil {
 					return nil, missing("uri", "a URI from list_resources, e.g. knowledge://index")
 				}
@@ -46,15 +40,6 @@ func Resources(t *resources.Table) []Tool {
 			mcp.WithString("uri", mcp.Required(), mcp.Description("the resource URI, e.g. knowledge://index or skill://selenium-flow/SKILL.md")),
 		),
 	}
-}
-
-// argText is an argument's value as the caller wrote it, in JSON.
-func argText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // readable names what read_resource reads, as far as the table serves it.
@@ -67,6 +52,9 @@ func readable(t *resources.Table) string {
 		if _, ok := t.Lookup(uri); ok {
 			parts = append(parts, uri)
 		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }

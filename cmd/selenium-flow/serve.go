@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
@@ -52,17 +53,29 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfg := server.Config{
-		Resources:    setting,
-		ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
-		Tokens:       tokens,
-		DataDir:      os.Getenv("FLOW_DATA_DIR"),
-		SeleniumURL:  os.Getenv("SELENIUM_URL"),
-		IdleTimeout:  idle,
-		SecretsFile:  os.Getenv("FLOW_SECRETS"),
+		Resources:      setting,
+		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
+		Tokens:         tokens,
+		DataDir:        os.Getenv("FLOW_DATA_DIR"),
+		SeleniumURL:    os.Getenv("SELENIUM_URL"),
+		IdleTimeout:    idle,
+		Secrets:        secrets.FromEnviron(os.Environ()),
+		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),
+		AllowedOrigins: splitList(os.Getenv("FLOW_ALLOWED_ORIGINS")),
+	}
+	// Secret values in the environment are read once and leave it, so the
+	// chromedriver and browsers the server starts do not inherit them.
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, secrets.EnvPrefix) {
+			_ = os.Unsetenv(name)
+		}
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
+	}
+	for _, w := range srv.Warnings() {
+		fmt.Fprintln(stderr, "selenium-flow:", w)
 	}
 	defer srv.Close()
 	if *httpAddr == "" {

@@ -90,7 +90,21 @@ func (s *Scrubber) Scrub(msg string) string {
 		s.mu.RUnlock()
 	}
 	msg = socket.ReplaceAllString(msg, "[internal address]")
-	return path.ReplaceAllStringFunc(msg, func(m string) string {
+	// Paths are looked for between URLs only: a caller's page URL keeps
+	// its path and query as the caller wrote them.
+	var b strings.Builder
+	last := 0
+	for _, loc := range anyURL.FindAllStringIndex(msg, -1) {
+		b.WriteString(scrubPaths(msg[last:loc[0]]))
+		b.WriteString(msg[loc[0]:loc[1]])
+		last = loc[1]
+	}
+	b.WriteString(scrubPaths(msg[last:]))
+	return b.String()
+}
+
+func scrubPaths(s string) string {
+	return path.ReplaceAllStringFunc(s, func(m string) string {
 		lead := ""
 		if len(m) > 0 && m[0] != '/' {
 			lead = m[:1]
@@ -116,7 +130,13 @@ func (s *Scrubber) Result(err error) *mcp.CallToolResult {
 var (
 	// Devtools and other socket URLs are never the caller's business.
 	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
-	path   = regexp.MustCompile(`(?:^|[\s"'(=])(/(?:tmp|var|home|root|usr|etc|opt|run|proc|work|srv|mnt|private)(?:/[^\s"',):]*)?)`)
+	// anyURL is a URL with a scheme and an authority.
+	anyURL = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
+	// path is an absolute path of two or more segments that does not sit
+	// inside a URL (there a host or port comes right before the slash):
+	// "/srv/data/x", "open:/home/u/f", "[/var/lib/y]". A caller's page
+	// path such as "/login" has one segment and stays.
+	path = regexp.MustCompile(`(?:^|[\s"'(=:,;\[{<])(/[A-Za-z0-9._~+@-]+(?:/[^\s"',;:)\]}>]*)+)`)
 )
 
 // Is reports whether err is a refusal made by this package.

@@ -81,11 +81,7 @@ func (s *Server) serveRead(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := s.table.Read(ctx, uri)
 	if err != nil {
-		status := http.StatusInternalServerError
-		if resources.IsNotFound(err) {
-			status = http.StatusNotFound
-		}
-		http.Error(w, s.scrub.Text(err), status)
+		http.Error(w, s.scrub.Text(err), statusOf(err))
 		return
 	}
 	body := []byte(c.Text)

@@ -69,10 +69,15 @@ func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 			if list == nil {
 				list = []secrets.Secret{}
 			}
-			return resources.JSON(struct {
+			out := struct {
 				Secrets []secrets.Secret `json:"secrets"`
 				How     string           `json:"how"`
-			}{list, `Type one with write(locator, secret="name") on a page of its site; values are never shown.`})
+				Broken  string           `json:"broken,omitempty"`
+			}{Secrets: list, How: `Type one with write(locator, secret="name"), or secret="name/key" for one key of a secret with several, on a page of one of its sites; values are never shown.`}
+			if r.secrets.Err() != nil {
+				out.Broken = "The server's secret configuration is broken, so no secret can be typed; ask the operator to fix it (the server's log names the file and line) and restart."
+			}
+			return resources.JSON(out)
 		},
 		resources.ReaderUIShell: func(context.Context, string, map[string]string) (resources.Content, error) {
 			return resources.Content{Text: string(ui.Shell)}, nil

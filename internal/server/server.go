@@ -59,9 +59,16 @@ type Config struct {
 	// IdleTimeout closes a caller's browser nobody used for this long
 	// (FLOW_IDLE_TIMEOUT); sessions.DefaultIdleTimeout when zero.
 	IdleTimeout time.Duration
-	// SecretsFile is the FLOW_SECRETS file of "principal name site value"
-	// lines; no secrets when empty.
-	SecretsFile string
+	// AllowedHosts are the Host names the HTTP server answers for besides
+	// the loopback names (FLOW_ALLOWED_HOSTS); a server reached on a
+	// non-loopback address with none set answers for any (tokens guard it).
+	AllowedHosts []string
+	// AllowedOrigins are the browser origins, e.g. https://app.example.com,
+	// that may call the HTTP server besides its own (FLOW_ALLOWED_ORIGINS).
+	AllowedOrigins []string
+	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
+	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
+	Secrets secrets.Sources
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -89,6 +96,7 @@ type Server struct {
 	secrets  *secrets.Store
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
+	warnings []error
 	registry registry // transport sessions, for the layer (extension.go)
 }
 
@@ -112,10 +120,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
 	}
-	sec, err := secrets.Load(cfg.SecretsFile)
-	if err != nil {
-		return nil, err
-	}
+	// A broken secret configuration does not stop the server: it is
+	// reported (Warnings), and a caller who types a secret is told the
+	// configuration is broken instead of seeing the connection close.
+	sec, secErr := secrets.Load(cfg.Secrets)
 	schema, err := flowSchema(cfg.ExcludeTools)
 	if err != nil {
 		return nil, err
@@ -125,9 +133,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg:     cfg,
-		secrets: sec,
-		scrub:   scrub,
+		cfg:      cfg,
+		secrets:  sec,
+		scrub:    scrub,
+		warnings: slices.DeleteFunc([]error{secErr}, func(e error) bool { return e == nil }),
 		sessions: sessions.New(store,
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
@@ -227,6 +236,11 @@ func flowSchema(excluded []string) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("the resource table has no flow://schema")
 }
+
+// Warnings are what is wrong with the configuration without stopping the
+// server (a secret source that does not load); cmd prints them at start.
+// They name files and lines, never a value.
+func (s *Server) Warnings() []error { return slices.Clone(s.warnings) }
 
 // Close ends every browser session and the WebDriver endpoint.
 func (s *Server) Close() { s.sessions.Shutdown() }
@@ -362,19 +376,21 @@ func (s *Server) redactContent(ctx context.Context, c resources.Content) resourc
 // neither on, off nor auto is refused before the MCP layer sees it. The
 // read API (GET /resources/{uri}, /openapi.json; readapi.go) shares the mux.
 func (s *Server) HTTPHandler() http.Handler {
+	owned := newTransportSessions(SessionIdleTTL)
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
-		mcpserver.WithStateful(true),
+		mcpserver.WithSessionIdManagerResolver(owned),
+		mcpserver.WithSessionIdleTTL(SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := surface.SettingFromRequest(r)
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkSetting(s.httpLayer(trackProgress(stream))))
+	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.cfg.Tokens.Middleware(keepURIPaths(mux))
+	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -390,14 +406,9 @@ func checkSetting(next http.Handler) http.Handler {
 // serveFile serves one of the caller's kept files, the link the file
 // resources name.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	box, err := s.sessions.Files(auth.Principal(r.Context()))
+	data, f, err := s.sessions.ReadKept(r.Context(), auth.Principal(r.Context()), r.PathValue("name"))
 	if err != nil {
-		http.Error(w, s.scrub.Text(err), http.StatusInternalServerError)
-		return
-	}
-	data, f, err := box.Read(r.PathValue("name"))
-	if err != nil {
-		http.Error(w, s.scrub.Text(err), http.StatusNotFound)
+		http.Error(w, s.scrub.Text(err), statusOf(err))
 		return
 	}
 	w.Header().Set("Content-Type", f.MimeType)

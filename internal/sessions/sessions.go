@@ -101,6 +101,7 @@ type Session struct {
 	driver   *browser.Driver // the endpoint the session runs on
 	mu       sync.Mutex
 	lastUsed time.Time
+	busy     int             // calls running on it now; the idle reaper leaves it alone
 	kept     map[string]bool // downloads already copied into kept files
 }
 
@@ -256,10 +257,27 @@ func (m *Manager) Do(principal string, fn func(*Session) error) error {
 	if s == nil {
 		return ErrNoSession
 	}
-	s.touch(m.now())
+	s.mu.Lock()
+	s.busy++
+	s.lastUsed = m.now()
+	s.mu.Unlock()
 	err := fn(s)
+	// A long call (a wait of minutes) counts as use until it ends, so the
+	// idle timer starts from its end, not from its start.
+	s.mu.Lock()
+	s.busy--
+	s.lastUsed = m.now()
+	s.mu.Unlock()
 	m.gone(principal, s, err)
 	return err
+}
+
+// idleSince reports when the session was last used, and false while a
+// call is running on it.
+func (s *Session) idleSince() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUsed, s.busy == 0
 }
 
 // Peek returns the caller's session without marking it used.
@@ -371,7 +389,7 @@ func (m *Manager) closeIdle() {
 	m.mu.Lock()
 	var idle []*Session
 	for p, s := range m.sessions {
-		if now.Sub(s.LastUsed()) >= m.idle {
+		if last, free := s.idleSince(); free && now.Sub(last) >= m.idle {
 			idle = append(idle, s)
 			delete(m.sessions, p)
 		}
