@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -24,6 +26,21 @@ type entry struct {
 	Reader, Completer                       string
 	Values                                  map[string][]string
 	Hidden                                  bool
+	// Unlisted entries are read by URI and enumerated by the Skills
+	// extension, but not listed one by one: a skill's references.
+	Unlisted bool
+	// Frontmatter is a SKILL.md's front matter as a JSON object.
+	Frontmatter []byte
+	// Tools are the tools the entry's own text names (resources.Entry.Tools).
+	Tools []string
+	// NoneYet is resources.Entry.NoneYet.
+	NoneYet string
+}
+
+// digest is the Skills extension's form of a SHA-256: sha256:{64 hex}.
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // The priorities of resources/scope.go, repeated here because gen must build
@@ -94,13 +111,16 @@ func (c *Corpus) Entries() []entry {
 	for _, s := range c.Published() {
 		t := skillTopic[s.ID]
 		out = append(out, entry{
-			URI:         skillURI(s.ID),
-			Name:        "skill-" + s.ID,
+			URI: skillURI(s.ID),
+			// The Skills extension: a SKILL.md's name and description are
+			// its front matter's.
+			Name:        s.Name,
 			Title:       titleCase(s.Name) + " Skill",
 			Description: s.Description,
 			MIMEType:    "text/markdown",
 			Priority:    topicPriority(t),
 			Body:        s.Body,
+			Frontmatter: s.Frontmatter,
 		})
 		skillIDs = append(skillIDs, s.ID)
 		refs := append([]Ref{{Page: c.Base, Name: "base.md"}}, s.Refs...)
@@ -122,6 +142,7 @@ func (c *Corpus) Entries() []entry {
 				MIMEType:    "text/markdown",
 				Priority:    priorityReference,
 				Body:        r.Body,
+				Unlisted:    true,
 			})
 			if !slices.Contains(refNames, r.Name) {
 				refNames = append(refNames, r.Name)
@@ -141,6 +162,7 @@ func (c *Corpus) Entries() []entry {
 		MIMEType:    "application/schema+json",
 		Priority:    prioritySchema,
 		Body:        c.Schema.Body,
+		Tools:       []string{"save_flow", "run_flow"},
 	},
 		entry{
 			URI: "knowledge://documents/{id}", Name: "document", Title: "Knowledge Document",
@@ -165,6 +187,7 @@ func (c *Corpus) Entries() []entry {
 			URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
 			MIMEType: r.MIMEType, Priority: r.Priority, Template: r.Template,
 			Runtime: true, Reader: r.Reader, Completer: r.Completer, Hidden: r.Hidden,
+			Tools: r.Tools, NoneYet: r.NoneYet,
 		})
 	}
 	return out
@@ -286,7 +309,19 @@ func (c *Corpus) Emit() ([]byte, error) {
 			b.WriteString("\t\tKind: Runtime,\n")
 			fmt.Fprintf(&b, "\t\tReader: %s,\n", keyName("Reader", e.Reader))
 		} else if !e.Template {
-			fmt.Fprintf(&b, "\t\tSize: %d,\n\t\tBody: %q,\n", len(e.Body), e.Body)
+			fmt.Fprintf(&b, "\t\tSize: %d,\n\t\tDigest: %q,\n\t\tBody: %q,\n", len(e.Body), digest(e.Body), e.Body)
+		}
+		if e.Frontmatter != nil {
+			fmt.Fprintf(&b, "\t\tFrontmatter: %q,\n", e.Frontmatter)
+		}
+		if e.Unlisted {
+			b.WriteString("\t\tUnlisted: true,\n")
+		}
+		if e.NoneYet != "" {
+			fmt.Fprintf(&b, "\t\tNoneYet: %q,\n", e.NoneYet)
+		}
+		if len(e.Tools) > 0 {
+			fmt.Fprintf(&b, "\t\tTools: %#v,\n", e.Tools)
 		}
 		if e.Completer != "" {
 			fmt.Fprintf(&b, "\t\tCompleter: %s,\n", keyName("Completer", e.Completer))

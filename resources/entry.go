@@ -23,6 +23,8 @@ package resources
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 )
@@ -49,7 +51,11 @@ type Entry struct {
 	// Priority is the annotations.priority a client uses to order resources.
 	Priority float64
 	// Size is the number of bytes a read returns; 0 when not known in advance.
-	Size     int64
+	Size int64
+	// Digest is "sha256:" and the lowercase hex SHA-256 of Body, for every
+	// embedded entry: gen computes it with Size when it writes the table,
+	// and the Skills extension's manifests carry both.
+	Digest   string
 	Template bool
 	Kind     Kind
 	// Body holds an embedded entry's published bytes, exactly as written.
@@ -65,6 +71,25 @@ type Entry struct {
 	// Hidden entries are served natively to app hosts but never listed in the
 	// mirror nor readable through it (the ui:// app shell).
 	Hidden bool
+	// Unlisted entries are read by URI like any other, but are not listed
+	// one by one in resources/list or list_resources: a skill's references,
+	// which its SKILL.md links, its template names, and the Skills
+	// extension's manifest and directory read enumerate.
+	Unlisted bool
+	// Frontmatter is a SKILL.md's YAML front matter, every field its author
+	// wrote, rendered as a JSON object; empty for every other entry.
+	Frontmatter string
+	// Tools are the tools the entry's own title, description and (for
+	// flow://schema) body name. The server composed that text, so a table
+	// built with one of them excluded does not serve the entry: nothing an
+	// agent is given names a tool it cannot call. Published pages
+	// (documents, skills) name no tools here; the index says which tools
+	// are excluded.
+	Tools []string
+	// NoneYet says, for a runtime template, how a value comes to exist
+	// while the caller has none ("save one with save_flow first"); a
+	// refusal offers it where it would give an example.
+	NoneYet string
 }
 
 // Content is what a read returns: text, or bytes with a type.
@@ -82,6 +107,13 @@ type Content struct {
 func JSON(v any) (Content, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	return Content{MIMEType: "application/json", Text: string(b)}, err
+}
+
+// Digest is the Skills extension's digest of b: "sha256:" and 64 lowercase
+// hex digits. gen writes the same into Entry.Digest.
+func Digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // IsText reports whether the content is text.
@@ -105,3 +137,19 @@ type CompleteFunc func(ctx context.Context, variable, prefix string) ([]string, 
 
 // ErrNotFound marks a read of a URI the table does not answer.
 var ErrNotFound = errors.New("resource not found")
+
+// Missing marks a runtime reader's error as a resource not found (a kept
+// file or a flow that does not exist), keeping its sentence: IsNotFound
+// reports true for it.
+func Missing(err error) error {
+	if err == nil {
+		return nil
+	}
+	return missing{err}
+}
+
+type missing struct{ error }
+
+func (m missing) Unwrap() error { return m.error }
+
+func (m missing) Is(target error) bool { return target == ErrNotFound }

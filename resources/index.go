@@ -23,6 +23,8 @@ type Index struct {
 	Topics    []IndexTopic `json:"topics"`
 	Live      []IndexItem  `json:"live,omitempty"`
 	Templates []IndexItem  `json:"templates"`
+	// Unavailable names what FLOW_EXCLUDE_TOOLS took away, when it did.
+	Unavailable *IndexUnavailable `json:"unavailable,omitempty"`
 }
 
 // IndexTopic is one topic with what answers it.
@@ -62,6 +64,7 @@ func (t *Table) buildIndex() error {
 	}
 	e := &t.entries[i]
 	e.Kind, e.Reader, e.Body, e.Size = Embedded, "", string(body)+"\n", int64(len(body)+1)
+	e.Digest = Digest([]byte(e.Body))
 	return nil
 }
 
@@ -73,7 +76,16 @@ func (t *Table) index() Index {
 		}
 		return t.entries[i], true
 	}
-	idx := Index{Purpose: t.scope.Purpose, Coverage: t.scope.Coverage, ReadFirst: []string{IndexURI}}
+	idx := Index{Purpose: t.scope.Purpose, Coverage: t.scope.Coverage, ReadFirst: []string{IndexURI}, Unavailable: t.unavailable()}
+	// The first skill served is read next, whether or not an exclusion
+	// dropped its topic: a skill is served as published, like a document.
+	for _, top := range t.scope.Topics {
+		for _, id := range top.Skills {
+			if _, ok := at("skill://" + id + "/SKILL.md"); ok && len(idx.ReadFirst) == 1 {
+				idx.ReadFirst = append(idx.ReadFirst, "skill://"+id+"/SKILL.md")
+			}
+		}
+	}
 	for _, top := range t.scope.Topics {
 		var tools []string
 		for _, name := range top.Tools {
@@ -104,9 +116,6 @@ func (t *Table) index() Index {
 			}
 			slices.SortFunc(s.References, func(a, b IndexItem) int { return strings.Compare(a.URI, b.URI) })
 			it.Skills = append(it.Skills, s)
-			if len(idx.ReadFirst) == 1 {
-				idx.ReadFirst = append(idx.ReadFirst, e.URI)
-			}
 		}
 		idx.Topics = append(idx.Topics, it)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -23,6 +24,15 @@ type Table struct {
 	scope      Scope
 	excluded   map[string]bool
 	filter     func(context.Context, Content) Content
+	// skills are the SKILL.md URIs of the served skills, sorted; dirs maps
+	// each directory to its children (skills.go).
+	skills   []string
+	dirs     map[string][]string
+	pageSize int
+	// withdrawn are the entries an exclusion took away, and prompts the
+	// prompts it took (exclude.go).
+	withdrawn []string
+	prompts   []string
 }
 
 // Config is everything a Table is built from.
@@ -46,6 +56,15 @@ type Config struct {
 	// nil; the package's tests serve tables of their own with them.
 	Entries []Entry
 	Scope   Scope
+	// WithdrawnPrompts are prompts the server does not offer because their
+	// text names an excluded tool; the index names them with the tools.
+	WithdrawnPrompts []string
+	// WithoutSkills serves the table with no skill at all: no skill://
+	// resource or template, and so no Skills extension.
+	WithoutSkills bool
+	// PageSize is how many entries a page of skills/list or
+	// resources/directory/read holds; DefaultPageSize when zero.
+	PageSize int
 }
 
 // Generated returns the generated entries, index excepted, as go
@@ -66,14 +85,22 @@ func New(cfg Config) (*Table, error) {
 		excluded:   map[string]bool{},
 		templates:  map[string]Template{},
 		filter:     cfg.Filter,
+		prompts:    slices.Sorted(slices.Values(cfg.WithdrawnPrompts)),
 	}
 	if cfg.Entries != nil {
 		t.entries, t.scope = slices.Clone(cfg.Entries), cfg.Scope
 	}
+	if cfg.WithoutSkills {
+		t.entries = slices.DeleteFunc(t.entries, func(e Entry) bool { return strings.HasPrefix(e.URI, "skill://") })
+	}
+	t.pageSize = cmp.Or(cfg.PageSize, DefaultPageSize)
 	for _, n := range cfg.ExcludedTools {
 		if n = strings.TrimSpace(n); n != "" {
 			t.excluded[n] = true
 		}
+	}
+	if err := t.excludeEntries(); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(t.entries, func(a, b Entry) int {
 		if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
@@ -90,6 +117,10 @@ func New(cfg Config) (*Table, error) {
 		t.byURI[e.URI] = i
 		if e.Template {
 			t.templates[e.URI] = ParseTemplate(e.URI)
+		} else if e.Kind == Embedded && e.Digest == "" {
+			// gen writes every digest and size; a table of the caller's
+			// own (Config.Entries) may leave them out.
+			t.entries[i].Digest, t.entries[i].Size = Digest([]byte(e.Body)), int64(len(e.Body))
 		}
 		if e.Kind == Runtime && e.Reader != indexReader && t.readers[e.Reader] == nil {
 			problems = append(problems, fmt.Sprintf("%s has no reader %q", e.URI, e.Reader))
@@ -101,6 +132,7 @@ func New(cfg Config) (*Table, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("resources: the table is incomplete: %s", strings.Join(problems, "; "))
 	}
+	t.buildSkills()
 	if err := t.buildIndex(); err != nil {
 		return nil, err
 	}
@@ -205,13 +237,26 @@ func (t *Table) notFoundIn(tmpl Entry, uri string, vars map[string]string) error
 }
 
 func (t *Table) notFound(ctx context.Context, uri string) error {
+	if hint, ok := t.directoryHint(uri); ok {
+		return &NotFoundError{URI: uri, Hint: hint}
+	}
 	var tmpls []string
 	for _, e := range t.entries {
 		if e.Template && !e.Hidden {
-			tmpls = append(tmpls, fmt.Sprintf("%s (e.g. %s)", e.URI, t.example(ctx, e)))
+			tmpls = append(tmpls, fmt.Sprintf("%s (%s)", e.URI, t.exampleOrNone(ctx, e)))
 		}
 	}
 	return &NotFoundError{URI: uri, Hint: "Read knowledge://index for every document and skill, or use a template: " + strings.Join(tmpls, "; ") + "."}
+}
+
+// exampleOrNone is "e.g." and an example of a template, or, when no value
+// exists yet, the template's sentence on how one comes to exist.
+func (t *Table) exampleOrNone(ctx context.Context, e Entry) string {
+	ex := t.example(ctx, e)
+	if ex == e.URI && e.NoneYet != "" {
+		return e.NoneYet
+	}
+	return "e.g. " + ex
 }
 
 // example fills a template with the first value each variable can take.
@@ -253,11 +298,21 @@ func (t *Table) Complete(ctx context.Context, template, variable, prefix string)
 	}
 	out := []string{}
 	for _, v := range vals {
-		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(prefix)) {
+		// A value matches the prefix as written or percent-decoded: a
+		// kept file completes as a%20b.png, typed as "a b".
+		decoded, err := url.PathUnescape(v)
+		if err != nil {
+			decoded = v
+		}
+		if hasPrefixFold(v, prefix) || hasPrefixFold(decoded, prefix) {
 			out = append(out, v)
 		}
 	}
 	return out, nil
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return strings.HasPrefix(strings.ToLower(s), strings.ToLower(prefix))
 }
 
 // IsNotFound reports whether err is a refusal of an unknown URI.

@@ -70,6 +70,11 @@ type Text struct {
 	// Echo are values the caller sent, which a refusal may repeat: the URI
 	// that does not exist is named in the sentence that refuses it.
 	Echo []string
+	// Published texts are pages served as written (knowledge documents,
+	// skill files): they may name a tool the operator excluded, and a
+	// resource withdrawn with it, which the index says are unavailable.
+	// Everything the server composes may not.
+	Published bool
 }
 
 // Served is what the server serves, which every URI, tool name and prompt
@@ -83,6 +88,12 @@ type Served struct {
 	Tools []string
 	// Prompts are the names in prompts/list.
 	Prompts []string
+	// Excluded are the tools the index says this server does not offer
+	// (FLOW_EXCLUDE_TOOLS), and Withdrawn the resources left out with them.
+	Excluded  []string
+	Withdrawn []string
+	// WithdrawnPrompts are the prompts the index says went with them.
+	WithdrawnPrompts []string
 }
 
 // Finding is one problem in one Text.
@@ -164,6 +175,13 @@ func Check(texts []Text, s Served) ([]Finding, error) {
 		}
 		return slices.ContainsFunc(templates, func(t resources.Template) bool { _, ok := t.Match(u); return ok })
 	}
+	withdrawn := make([]resources.Template, len(s.Withdrawn))
+	for i, w := range s.Withdrawn {
+		withdrawn[i] = resources.ParseTemplate(w)
+	}
+	wasWithdrawn := func(u string) bool {
+		return slices.Contains(s.Withdrawn, u) || slices.ContainsFunc(withdrawn, func(t resources.Template) bool { _, ok := t.Match(u); return ok })
+	}
 	var out []Finding
 	for _, t := range texts {
 		// One finding per text and thing wrong: the first place it shows.
@@ -183,11 +201,14 @@ func Check(texts []Text, s Served) ([]Finding, error) {
 		}
 		for _, m := range uriToken.FindAllStringSubmatchIndex(t.Body, -1) {
 			u := strings.TrimRight(t.Body[m[2]:m[3]], ".,;:!?")
-			if !servesURI(u) && !slices.Contains(t.Echo, u) {
+			if !servesURI(u) && !slices.Contains(t.Echo, u) && !(t.Published && wasWithdrawn(u)) {
 				add("uri:"+u, "%s matches no listed resource or template, in %q", u, excerpt(t.Body, m[2:4]))
 			}
 		}
 		for _, n := range names(t.Body) {
+			if t.Published && (slices.Contains(s.Excluded, n.name) || slices.Contains(s.WithdrawnPrompts, n.name)) {
+				continue // the index says this server does not offer it
+			}
 			switch {
 			case n.kind == "tool" && !slices.Contains(s.Tools, n.name):
 				add("tool:"+n.name, "%s is named as a tool but tools/list has no such tool, in %q", n.name, n.context)

@@ -131,8 +131,8 @@ func OpenAPI(entries []resources.Entry, version string) ([]byte, error) {
 			Content: map[string]mediaType{"application/json": {Schema: map[string]any{"type": "object"}}}}},
 	}}
 	for _, e := range entries {
-		if e.Hidden {
-			continue
+		if e.Hidden || e.Unlisted {
+			continue // an unlisted entry is read through its template's path
 		}
 		tmpl := resources.ParseTemplate(e.URI)
 		// OpenAPI path templates have one kind of variable: {+path} is

@@ -2,11 +2,14 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
@@ -53,6 +56,9 @@ func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 		},
 		resources.ReaderFlowOne: func(ctx context.Context, _ string, vars map[string]string) (resources.Content, error) {
 			flow, _, err := r.flows.Get(auth.Principal(ctx), vars["name"])
+			if errors.Is(err, flows.ErrNotFound) {
+				return resources.Content{}, resources.Missing(err)
+			}
 			if err != nil {
 				return resources.Content{}, err
 			}
@@ -82,8 +88,15 @@ func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 // completers returns a completer for every template runtime.json names one for.
 func (r runtime) completers() map[resources.Completer]resources.CompleteFunc {
 	return map[resources.Completer]resources.CompleteFunc{
+		// Kept files complete in the form the server's own URIs use,
+		// percent-encoded (sessions.FileURI), so a value completed is a
+		// value that reads: session://files/a%20b.png.
 		resources.CompleterSessionFile: func(ctx context.Context, _, _ string) ([]string, error) {
-			return r.sessions.KeptNames(auth.Principal(ctx))
+			names, err := r.sessions.KeptNames(auth.Principal(ctx))
+			for i, n := range names {
+				names[i] = url.PathEscape(n)
+			}
+			return names, err
 		},
 		resources.CompleterFlowName: func(ctx context.Context, _, _ string) ([]string, error) {
 			return r.flows.Names(auth.Principal(ctx)), nil
@@ -91,14 +104,22 @@ func (r runtime) completers() map[resources.Completer]resources.CompleteFunc {
 	}
 }
 
-// readKept reads session://files/{name}: text as text, anything else as
-// bytes with the link a person fetches it at.
+// readKept reads session://files/{+name}: text as text, anything else as
+// bytes with the link a person fetches it at. The name is percent-encoded
+// as sessions.FileURI writes it, and may start with its folder
+// (downloads/report.pdf), as upload_file accepts it.
 func (r runtime) readKept(ctx context.Context, uri string, vars map[string]string) (resources.Content, error) {
 	name, err := url.PathUnescape(vars["name"])
 	if err != nil {
-		return resources.Content{}, fmt.Errorf("%s is not a file URI; file names are percent-encoded in session://files/{name}", uri)
+		return resources.Content{}, fmt.Errorf("%s is not a file URI: a kept file's name is percent-encoded, as session://files lists it (e.g. session://files/a%%20b.png)", uri)
+	}
+	if folder, rest, ok := strings.Cut(name, "/"); ok && slices.Contains(files.Folders, folder) {
+		name = rest
 	}
 	data, f, err := r.sessions.ReadKept(ctx, auth.Principal(ctx), name)
+	if errors.Is(err, files.ErrNotFound) {
+		return resources.Content{}, resources.Missing(err)
+	}
 	if err != nil {
 		return resources.Content{}, err
 	}

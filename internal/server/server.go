@@ -69,6 +69,9 @@ type Config struct {
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
+	// TableOptions, when set, adjusts the resource table's configuration
+	// before it is built (tests serve one without skills, or small pages).
+	TableOptions func(*resources.Config)
 }
 
 // DefaultDataDir is the user's data directory for selenium-flow:
@@ -94,6 +97,7 @@ type Server struct {
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
 	warnings []error
+	registry registry // transport sessions, for the layer (extension.go)
 }
 
 // New builds the server: the stores first, then the tools and every
@@ -110,6 +114,8 @@ func New(cfg Config) (*Server, error) {
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
 	scrub := refusal.NewScrubber(cfg.DataDir, cfg.SeleniumURL)
+	configured := cfg.ExcludeTools
+	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
@@ -118,7 +124,7 @@ func New(cfg Config) (*Server, error) {
 	// reported (Warnings), and a caller who types a secret is told the
 	// configuration is broken instead of seeing the connection close.
 	sec, secErr := secrets.Load(cfg.Secrets)
-	schema, err := flowSchema()
+	schema, err := flowSchema(cfg.ExcludeTools)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +146,8 @@ func New(cfg Config) (*Server, error) {
 
 	// An excluded page tool is out of flows too: a flow runs only what a
 	// caller could call, through the same middleware a call goes through.
-	page := slices.DeleteFunc(tools.Browser(s.sessions, sec), excluded)
+	browser := tools.Browser(s.sessions, sec)
+	page := slices.DeleteFunc(slices.Clone(browser), excluded)
 	steps := map[string]mcpserver.ToolHandlerFunc{}
 	for _, t := range page {
 		steps[t.Def.Name] = s.handle(t.Handler)
@@ -148,13 +155,22 @@ func New(cfg Config) (*Server, error) {
 	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor)
 
 	rt := runtime{sessions: s.sessions, secrets: sec, flows: flowStore}
-	s.table, err = resources.New(resources.Config{
+	tableCfg := resources.Config{
 		Readers:       rt.readers(),
 		Completers:    rt.completers(),
 		Filter:        s.redactContent,
 		ExcludedTools: cfg.ExcludeTools,
-	})
+		// The prompts whose text names an excluded tool (offeredPrompts).
+		WithdrawnPrompts: withdrawnPrompts(prompts.Prompts(), cfg.ExcludeTools),
+	}
+	if cfg.TableOptions != nil {
+		cfg.TableOptions(&tableCfg)
+	}
+	s.table, err = resources.New(tableCfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkExclusions(configured, browser, flowTools, tools.Resources(s.table), tools.Show(s.table)); err != nil {
 		return nil, err
 	}
 	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
@@ -163,11 +179,12 @@ func New(cfg Config) (*Server, error) {
 
 	hooks := &mcpserver.Hooks{}
 	s.table.ListHooks(hooks)
+	s.registry.hooks(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
-		r.Instructions = Instructions(s.caller(ctx))
+		r.Instructions = s.instructions(s.caller(ctx))
 	})
 	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, r *mcp.DiscoverResult) {
-		r.Instructions = Instructions(s.caller(ctx))
+		r.Instructions = s.instructions(s.caller(ctx))
 	})
 	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, r *mcp.ListResourcesResult) {
 		if !s.caller(ctx).HasApps() {
@@ -180,9 +197,9 @@ func New(cfg Config) (*Server, error) {
 		r.Tools = slices.DeleteFunc(r.Tools, func(t mcp.Tool) bool { return s.offered(ctx, t.Name) != nil })
 	})
 
-	s.mcp = mcpserver.NewMCPServer(Name, Version,
-		mcpserver.WithTitle("Selenium Flow"),
-		mcpserver.WithDescription("A knowledge base and real browsers for agents: sessions, saved flows replayed without a model, kept files and secrets the model never sees."),
+	opts := []mcpserver.ServerOption{
+		mcpserver.WithTitle(Title),
+		mcpserver.WithDescription(About),
 		mcpserver.WithResourceCapabilities(false, false),
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithCompletions(),
@@ -191,26 +208,30 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
-		mcpserver.WithInstructions(Instructions(surface.Caller{})),
+		mcpserver.WithInstructions(s.instructions(surface.Caller{})),
 		mcpserver.WithToolHandlerMiddleware(s.handle),
-	)
+	}
+	if s.table.HasSkills() {
+		opts = append(opts, mcpserver.WithExtensions(skillsCapability()))
+	}
+	s.mcp = mcpserver.NewMCPServer(Name, Version, opts...)
 	s.table.Register(s.mcp)
 	served := make([]mcpserver.ServerTool, len(s.tools))
 	for i, t := range s.tools {
 		served[i] = mcpserver.ServerTool{Tool: t.Def, Handler: t.Handler}
 	}
 	s.mcp.AddTools(served...)
-	s.mcp.AddPrompts(prompts.Prompts()...)
+	s.mcp.AddPrompts(s.offeredPrompts(prompts.Prompts())...)
 	return s, nil
 }
 
 // flowSchema is flow://schema's document, which the flow store validates
 // with; it is read from the generated entries because the table that
 // serves it is built after the store.
-func flowSchema() ([]byte, error) {
+func flowSchema(excluded []string) ([]byte, error) {
 	for _, e := range resources.Generated() {
-		if e.URI == "flow://schema" {
-			return []byte(e.Body), nil
+		if e.URI == resources.FlowSchemaURI {
+			return resources.FlowSchema([]byte(e.Body), excluded)
 		}
 	}
 	return nil, fmt.Errorf("the resource table has no flow://schema")
@@ -350,23 +371,6 @@ func (s *Server) redactContent(ctx context.Context, c resources.Content) resourc
 	return c
 }
 
-// Instructions are what a client is told on initialize: how to start, by
-// the surface it has.
-func Instructions(c surface.Caller) string {
-	var b strings.Builder
-	b.WriteString("selenium-flow gives you a knowledge base and real browsers. ")
-	if c.ReadsResources() {
-		b.WriteString("Start by reading the resource knowledge://index, then skill://selenium-flow/SKILL.md; they route you to the documents and skill references you need. ")
-	} else {
-		b.WriteString("Your client does not let you read resources directly, so use the mirror tools: call read_resource with uri knowledge://index first, then read_resource with uri skill://selenium-flow/SKILL.md; list_resources lists every other URI. ")
-	}
-	b.WriteString("To drive a page: open_session, then outline to see its controls and their locators, then click, write, select, press_key, wait_for and assert. ")
-	b.WriteString("Once a sequence works, save it with save_flow (the shape is flow://schema) and replay it with run_flow instead of repeating the calls. ")
-	b.WriteString("Type credentials with write(secret=name), never as text; secret://secrets lists the names. ")
-	b.WriteString("Every refusal says what was wrong and which call would work.")
-	return b.String()
-}
-
 // HTTPHandler serves Streamable HTTP at /mcp. Each request's ?resources=
 // query or X-MCP-Resources header is read into its context; a value that is
 // neither on, off nor auto is refused before the MCP layer sees it. The
@@ -383,7 +387,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		}),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(trackProgress(stream))))
+	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
 	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
@@ -424,6 +428,12 @@ func (s *Server) StdioContext(ctx context.Context) context.Context {
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	stdio := mcpserver.NewStdioServer(s.mcp)
 	counted, withCount := countProgress(out)
-	stdio.SetContextFunc(func(ctx context.Context) context.Context { return withCount(s.StdioContext(ctx)) })
-	return stdio.Listen(ctx, in, counted)
+	layer := s.stdio(in, counted)
+	defer layer.stop()
+	stdio.SetContextFunc(func(ctx context.Context) context.Context {
+		ctx = withCount(s.StdioContext(ctx))
+		layer.base(ctx)
+		return ctx
+	})
+	return stdio.Listen(ctx, layer, layer)
 }

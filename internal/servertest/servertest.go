@@ -487,8 +487,7 @@ func InProcess(t testing.TB, srv *server.Server, o Options) *Client {
 	if len(o.Args)+len(o.Env)+len(o.Headers) > 0 || o.Query != "" {
 		t.Fatal("an in-process client takes no Args, Env, Headers or Query: put the setting in server.Config")
 	}
-	tp := &contextTransport{InProcessTransport: transport.NewInProcessTransport(srv.MCP()), with: srv.StdioContext}
-	c := client.NewClient(tp, clientOptions(t, o)...)
+	c := client.NewClient(wireNotifications{srv.InProcess()}, clientOptions(t, o)...)
 	t.Cleanup(func() { _ = c.Close() })
 	if err := c.Start(Context(t)); err != nil {
 		t.Fatal(err)
@@ -496,32 +495,19 @@ func InProcess(t testing.TB, srv *server.Server, o Options) *Client {
 	return &Client{Client: c, Init: initialize(t, c, o), stderr: logged}
 }
 
-// contextTransport is the in-process transport with a context function,
-// as the stdio server has one.
-type contextTransport struct {
-	*transport.InProcessTransport
-	with func(context.Context) context.Context
-}
-
-func (c *contextTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return c.InProcessTransport.SendRequest(c.with(ctx), req)
-}
-
-// SetNotificationHandler hands notifications on as the wire would: the
+// wireNotifications hands notifications on as the wire would: the
 // in-process session passes Go values (an int stays an int), a client
 // over stdio or HTTP decodes JSON (numbers are float64).
-func (c *contextTransport) SetNotificationHandler(handler func(mcp.JSONRPCNotification)) {
-	c.InProcessTransport.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
+type wireNotifications struct{ transport.Interface }
+
+func (w wireNotifications) SetNotificationHandler(handler func(mcp.JSONRPCNotification)) {
+	w.Interface.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
 		var wire mcp.JSONRPCNotification
 		if b, err := json.Marshal(n); err == nil && json.Unmarshal(b, &wire) == nil {
 			n = wire
 		}
 		handler(n)
 	})
-}
-
-func (c *contextTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
-	return c.InProcessTransport.SendNotification(c.with(ctx), n)
 }
 
 // HTTPServer is an in-process server's HTTP handler behind httptest.
