@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -97,7 +98,11 @@ type Server struct {
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
 	warnings []error
-	registry registry // transport sessions, for the layer (extension.go)
+
+	httpOnce sync.Once
+	http     http.Handler
+	stream   *mcpserver.StreamableHTTPServer // shut down by Close
+	registry registry                        // transport sessions, for the layer (extension.go)
 }
 
 // New builds the server: the stores first, then the tools and every
@@ -167,10 +172,11 @@ func New(cfg Config) (*Server, error) {
 		cfg.TableOptions(&tableCfg)
 	}
 	s.table, err = resources.New(tableCfg)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = checkExclusions(configured, browser, flowTools, tools.Resources(s.table), tools.Show(s.table))
 	}
-	if err := checkExclusions(configured, browser, flowTools, tools.Resources(s.table), tools.Show(s.table)); err != nil {
+	if err != nil {
+		s.sessions.Shutdown() // its idle reaper runs from sessions.New on
 		return nil, err
 	}
 	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
@@ -243,7 +249,14 @@ func flowSchema(excluded []string) ([]byte, error) {
 func (s *Server) Warnings() []error { return slices.Clone(s.warnings) }
 
 // Close ends every browser session and the WebDriver endpoint.
-func (s *Server) Close() { s.sessions.Shutdown() }
+func (s *Server) Close() {
+	if s.stream != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = s.stream.Shutdown(ctx)
+		cancel()
+	}
+	s.sessions.Shutdown()
+}
 
 // Sessions returns the browser session manager.
 func (s *Server) Sessions() *sessions.Manager { return s.sessions }
@@ -376,6 +389,13 @@ func (s *Server) redactContent(ctx context.Context, c resources.Content) resourc
 // neither on, off nor auto is refused before the MCP layer sees it. The
 // read API (GET /resources/{uri}, /openapi.json; readapi.go) shares the mux.
 func (s *Server) HTTPHandler() http.Handler {
+	s.httpOnce.Do(func() { s.http = s.buildHTTP() })
+	return s.http
+}
+
+// buildHTTP makes the HTTP handler, once: its Streamable HTTP server keeps
+// a session sweeper running until Close.
+func (s *Server) buildHTTP() http.Handler {
 	owned := newTransportSessions(SessionIdleTTL)
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
@@ -386,6 +406,7 @@ func (s *Server) HTTPHandler() http.Handler {
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
+	s.stream = stream
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)

@@ -50,8 +50,27 @@ var errNoSession = errors.New("no such session")
 
 // ResolveSessionIdManager gives mcp-go the session ids of the request's
 // principal (mcpserver.SessionIdManagerResolver).
+// mcp-go's idle sweeper asks with no request, to end an expired session
+// of whoever owned it.
 func (t *transportSessions) ResolveSessionIdManager(r *http.Request) mcpserver.SessionIdManager {
+	if r == nil {
+		return sweeper{t}
+	}
 	return principalSessions{t: t, principal: auth.Principal(r.Context())}
+}
+
+// sweeper ends sessions of any principal; mcp-go's idle sweeper uses it.
+type sweeper struct{ t *transportSessions }
+
+func (s sweeper) Generate() string { return "" }
+
+func (s sweeper) Validate(string) (bool, error) { return false, errNoSession }
+
+func (s sweeper) Terminate(id string) (bool, error) {
+	s.t.mu.Lock()
+	delete(s.t.byID, id)
+	s.t.mu.Unlock()
+	return false, nil
 }
 
 // owns reports whether id is a live session of principal, and marks it used.
