@@ -132,12 +132,18 @@ var (
 	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
 	// anyURL is a URL with a scheme and an authority.
 	anyURL = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
-	// path is an absolute path of two or more segments that does not sit
-	// inside a URL (there a host or port comes right before the slash):
-	// "/srv/data/x", "open:/home/u/f", "[/var/lib/y]". A caller's page
-	// path such as "/login" has one segment and stays.
-	path = regexp.MustCompile(`(?:^|[\s"'(=:,;\[{<])(/[A-Za-z0-9._~+@-]+(?:/[^\s"',;:)\]}>]*)+)`)
+	// path is an absolute path of two or more segments under a folder a
+	// machine's root holds (the FHS ones, and those macOS and containers
+	// add) that does not sit inside a URL: "/srv/data/x", "open:/home/u/f",
+	// "[/var/lib/y]". A JSON pointer such as /steps/0/tool and a caller's
+	// page path such as /login stay; the server's own folders (its data,
+	// temporary, home and working folders) are hidden by value besides.
+	path = regexp.MustCompile(`(?:^|[\s"'(=:,;\[{<])(/(?:` + rootFolders + `)(?:/[^\s"',;:)\]}>]*)+)`)
 )
+
+// rootFolders are the top-level folders of Linux (FHS), macOS and common
+// container images.
+const rootFolders = `bin|boot|dev|etc|home|lib|lib32|lib64|libx32|media|mnt|nix|opt|proc|root|run|sbin|snap|srv|sys|tmp|usr|var|work|workspace|workspaces|data|app|apps|builds|private|Users|Volumes|Library|System|Applications|cores`
 
 // Is reports whether err is a refusal made by this package.
 func Is(err error) bool {

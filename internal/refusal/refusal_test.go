@@ -27,6 +27,7 @@ func TestScrub(t *testing.T) {
 		{"a,/nix/store/abc/bin;b", "a,[server path];b"},
 		{`{"path":"/Users/ada/flows/x.json"}`, `{"path":"[server path]"}`},
 		{"see /login for the form", "see /login for the form"},
+		{"at /steps/0/tool: not a page tool", "at /steps/0/tool: not a page tool"}, // a JSON pointer
 	}
 	for _, tc := range cases {
 		assert.Check(t, is.Equal(s.Scrub(tc.in), tc.want))

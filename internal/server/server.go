@@ -118,7 +118,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
-	scrub := refusal.NewScrubber(cfg.DataDir, cfg.SeleniumURL)
+	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
 	configured := cfg.ExcludeTools
 	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
@@ -229,6 +229,20 @@ func New(cfg Config) (*Server, error) {
 	s.mcp.AddTools(served...)
 	s.mcp.AddPrompts(s.offeredPrompts(prompts.Prompts())...)
 	return s, nil
+}
+
+// ownFolders are the process's temporary, home and working folders, which
+// no refusal may show wherever they are. A folder of one segment (/tmp,
+// /root) is left to the scrubber's path rule: hidden by value it would cut
+// pieces out of a caller's URLs.
+func ownFolders() []string {
+	var out []string
+	for _, f := range []func() (string, error){func() (string, error) { return os.TempDir(), nil }, os.UserHomeDir, os.Getwd} {
+		if dir, err := f(); err == nil && strings.Count(strings.TrimRight(dir, "/"), "/") >= 2 {
+			out = append(out, dir)
+		}
+	}
+	return out
 }
 
 // flowSchema is flow://schema's document, which the flow store validates
