@@ -38,6 +38,7 @@ var envVars = [][2]string{
 	{"FLOW_SECRET_<principal>__<name>[__<key>]", "a secret's value, with ..._SITES (required) and ..._DESCRIPTION; removed from the environment at start"},
 	{"FLOW_ALLOWED_HOSTS", "comma-separated Host names the HTTP server answers for besides localhost, 127.0.0.1 and [::1]"},
 	{"FLOW_ALLOWED_ORIGINS", "comma-separated browser origins (https://app.example.com) that may call the HTTP server"},
+	{"FLOW_BROWSER_ARGS", "extra Chromium arguments, each starting with --, e.g. a closed network's host-resolver rules"},
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
 }

@@ -60,6 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		SeleniumURL:    os.Getenv("SELENIUM_URL"),
 		IdleTimeout:    idle,
 		Secrets:        secrets.FromEnviron(os.Environ()),
+		BrowserArgs:    browserArgs(os.Getenv("FLOW_BROWSER_ARGS")),
 		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),
 		AllowedOrigins: splitList(os.Getenv("FLOW_ALLOWED_ORIGINS")),
 	}
@@ -133,6 +134,19 @@ func parseIdle(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("FLOW_IDLE_TIMEOUT=%q is not a positive duration; use e.g. 15m or 1h", v)
 	}
 	return d, nil
+}
+
+// browserArgs splits FLOW_BROWSER_ARGS into Chromium arguments: each
+// starts with --, and an argument's value may hold spaces and commas
+// (a host-resolver rule such as "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1").
+func browserArgs(s string) []string {
+	var out []string
+	for _, part := range strings.Split(" "+strings.TrimSpace(s), " --") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, "--"+part)
+		}
+	}
+	return out
 }
 
 func splitList(s string) []string {

@@ -76,8 +76,8 @@ func WithHTTPTimeout(d time.Duration) Option { return func(c *config) { c.timeou
 // WithBrowserArgs adds command-line arguments to every Chromium the Driver
 // starts, after the package's own (a later argument of the same name wins).
 // It suits settings of the environment rather than of the product, such as
-// a closed test network's
-// "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1". The
+// a closed test network's host-resolver rule ("MAP * ~NOTFOUND , EXCLUDE
+// 127.0.0.1"). The
 // arguments are sent to a remote endpoint too. Options given more than once
 // add up.
 func WithBrowserArgs(args ...string) Option {

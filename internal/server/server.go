@@ -25,6 +25,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
@@ -67,6 +68,11 @@ type Config struct {
 	// AllowedOrigins are the browser origins, e.g. https://app.example.com,
 	// that may call the HTTP server besides its own (FLOW_ALLOWED_ORIGINS).
 	AllowedOrigins []string
+	// BrowserArgs are extra Chromium command-line arguments for every
+	// browser the server opens (FLOW_BROWSER_ARGS): a closed network's
+	// host-resolver rules, a proxy. None by default: a user's browser
+	// resolves localhost, intranet and public names.
+	BrowserArgs []string
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
@@ -145,7 +151,8 @@ func New(cfg Config) (*Server, error) {
 		sessions: sessions.New(store,
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
-			sessions.WithScrubber(scrub)),
+			sessions.WithScrubber(scrub),
+			sessions.WithDriverOptions(browser.WithBrowserArgs(cfg.BrowserArgs...))),
 	}
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 

@@ -230,8 +230,13 @@ func Command(t testing.TB, env []string, args ...string) *exec.Cmd {
 // baseEnv is the test's environment with a data folder of its own and no
 // Selenium Grid, so a test never touches the user's data or a developer's
 // Grid; later entries win.
+// ClosedNetwork are the Chromium arguments every test browser gets: no
+// name but the loopback ones resolves, so a test makes no outside DNS
+// look-up. A test setting, never the product's default.
+var ClosedNetwork = []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"}
+
 func baseEnv(t testing.TB) []string {
-	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=")
+	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
 }
 
 // Server is a running selenium-flow process serving HTTP.
@@ -415,6 +420,9 @@ func New(t testing.TB, cfg server.Config) *server.Server {
 	t.Helper()
 	if cfg.DataDir == "" {
 		cfg.DataDir = t.TempDir()
+	}
+	if cfg.BrowserArgs == nil {
+		cfg.BrowserArgs = ClosedNetwork
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
