@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"slices"
@@ -42,6 +43,8 @@ func (c *Corpus) Check() error {
 	c.checkScope()
 	c.checkLinks()
 	c.checkNames()
+	c.checkTitles()
+	c.checkSkillLimits()
 	if len(c.problems) > 0 {
 		return c.problems
 	}
@@ -222,6 +225,85 @@ func (c *Corpus) checkNames() {
 		}
 		seen[e.Name] = e.URI
 	}
+}
+
+// The Skills extension's per-skill limits: every conforming host loads a
+// skill up to these, and a server should serve none larger.
+const (
+	maxSkillFiles = 512
+	maxSkillBytes = 16 << 20
+)
+
+// checkSkillLimits refuses a published skill a host need not load.
+func (c *Corpus) checkSkillLimits() {
+	for _, s := range c.Published() {
+		files, size := 1+len(s.Refs), len(s.Body)
+		if c.Base.Body != nil {
+			files, size = files+1, size+len(c.Base.Body)
+		}
+		for _, r := range s.Refs {
+			size += len(r.Body)
+		}
+		if files > maxSkillFiles || size > maxSkillBytes {
+			c.problem(s.File, 1, "skill %q has %d files of %d bytes in all; the Skills extension's limits are %d files and %d bytes a skill", s.ID, files, size, maxSkillFiles, maxSkillBytes)
+		}
+	}
+}
+
+// checkTitles keeps the titles a person browses apart: no two entries share
+// a title or have titles one letter apart ("Saved Flow", "Saved Flows"),
+// and topic titles are in title case like every other title.
+func (c *Corpus) checkTitles() {
+	entries := c.Entries()
+	for i, a := range entries {
+		for _, b := range entries[:i] {
+			if near(strings.ToLower(a.Title), strings.ToLower(b.Title)) {
+				file, line := c.titleAt(a)
+				c.problem(file, line, "%s is titled %q and %s %q; give each a title a person tells apart at a glance", a.URI, a.Title, b.URI, b.Title)
+			}
+		}
+	}
+	for _, t := range c.Scope.Topics {
+		if want := headline(t.Title); want != t.Title {
+			c.problem(scopeFile, lineOf(c.Scope.raw, `"`+t.Title+`"`), "topic %q is titled %q; titles are in title case: %q", t.ID, t.Title, want)
+		}
+	}
+}
+
+// titleAt is where an entry's title is written.
+func (c *Corpus) titleAt(e entry) (string, int) {
+	for _, d := range c.Docs {
+		if docURI(d.ID) == e.URI {
+			return d.File, lineOf(d.Body, "title:")
+		}
+	}
+	if raw := c.runtimeRaw(); bytes.Contains(raw, []byte(`"`+e.URI+`"`)) {
+		return "resources/runtime.json", lineOf(raw, `"`+e.Title+`"`)
+	}
+	return "gen/entries.go", 0
+}
+
+// near reports whether two strings are equal or one edit (insert, delete
+// or replace one letter) apart.
+func near(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > len(rb) {
+		ra, rb = rb, ra
+	}
+	if len(rb)-len(ra) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(ra) && ra[i] == rb[i] {
+		i++
+	}
+	if len(ra) == len(rb) {
+		return string(ra[i+1:]) == string(rb[i+1:])
+	}
+	return string(ra[i:]) == string(rb[i+1:])
 }
 
 func (c *Corpus) runtimeRaw() []byte {

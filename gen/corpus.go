@@ -63,6 +63,9 @@ type Skill struct {
 	ID, Name, Description string
 	Draft                 bool
 	Refs                  []Ref
+	// Frontmatter is SKILL.md's front matter, every field the author wrote,
+	// as a JSON object: what skills/list and skills/get carry.
+	Frontmatter []byte
 }
 
 // Ref is one file under a skill's references/.
@@ -83,6 +86,12 @@ type RuntimeEntry struct {
 	Reader      string  `json:"reader"`
 	Completer   string  `json:"completer"`
 	Hidden      bool    `json:"hidden"`
+	// Tools are the tools the entry's title and description name; the
+	// server does not serve the entry when one of them is excluded.
+	Tools []string `json:"tools"`
+	// NoneYet says, for a template, how a value comes to exist when none
+	// does yet; refusals offer it in place of an example.
+	NoneYet string `json:"noneYet"`
 }
 
 // Load reads the corpus under root. Problems found while reading are kept
@@ -197,6 +206,17 @@ func (c *Corpus) loadSkills() {
 			c.problem(p.File, 1, "published skill %q has no description; add description: to the front matter (or draft: true)", id)
 		}
 		s := Skill{Page: p, ID: id, Name: fm.Name, Description: strings.TrimSpace(fm.Description), Draft: fm.Draft}
+		var all map[string]any
+		if _, err := frontmatter.Parse(bytes.NewReader(p.Body), &all); err != nil {
+			c.problem(p.File, 1, "front matter: %v", err)
+			continue
+		}
+		fmJSON, err := json.Marshal(jsonValue(all))
+		if err != nil {
+			c.problem(p.File, 1, "front matter does not render as JSON: %v", err)
+			continue
+		}
+		s.Frontmatter = fmJSON
 		refs, _ := filepath.Glob(filepath.Join(c.root, "skills", id, "references", "*.md"))
 		sort.Strings(refs)
 		for _, r := range refs {
@@ -239,6 +259,32 @@ func (c *Corpus) loadRuntime() {
 		}
 		c.Runtime = append(c.Runtime, e)
 	}
+}
+
+// jsonValue turns what the YAML decoder gives (maps keyed by any value)
+// into values encoding/json renders: maps keyed by strings.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = jsonValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 // Published returns the skills that are not drafts.

@@ -31,6 +31,10 @@ func TestFixtureGenerates(t *testing.T) {
 	}
 	assert.Check(t, is.Contains(s, `Title:       "Demo: Notes"`))
 	assert.Check(t, is.Contains(s, "Topic: One (holds on any site you automate)."))
+	// Digests and sizes are computed here, at generate time.
+	assert.Check(t, is.Contains(s, `Digest:      "sha256:`))
+	assert.Check(t, is.Contains(s, `Frontmatter: "{\"description\":\"Use when testing gen.\",\"name\":\"demo\"}"`))
+	assert.Check(t, is.Contains(s, "Unlisted:    true"))
 }
 
 // TestProblems breaks a copy of the fixture one way at a time and checks
@@ -82,6 +86,20 @@ func TestProblems(t *testing.T) {
 				replace(t, root, "skills/base.md", "first.", "first, or [the web](https://example.com/x).")
 			},
 			wants: []string{`skills/base.md:3: link "https://example.com/x" resolves to https://example.com/x`},
+		},
+		{
+			name: "titles one letter apart",
+			edit: func(t *testing.T, root string) {
+				replace(t, root, "knowledge/documents/beta.md", "title: Beta", "title: Alphas")
+			},
+			wants: []string{`knowledge/documents/beta.md:3: knowledge://documents/beta is titled "Alphas" and knowledge://documents/alpha "Alpha"`},
+		},
+		{
+			name: "topic title in sentence case",
+			edit: func(t *testing.T, root string) {
+				replace(t, root, "knowledge/server-scope.json", `"title": "Two"`, `"title": "Two things"`)
+			},
+			wants: []string{`knowledge/server-scope.json:6: topic "two" is titled "Two things"; titles are in title case: "Two Things"`},
 		},
 		{
 			name: "topic names a draft skill",

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 )
 
 func main() {
@@ -36,7 +38,7 @@ func main() {
 		}
 		return
 	}
-	if err := writeAtomic(*out, src); err != nil {
+	if err := atomicfile.Write(*out, src, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -52,23 +54,4 @@ func Generate(root string) ([]byte, error) {
 		return nil, err
 	}
 	return c.Emit()
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".table-*.go")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -2,14 +2,15 @@ package resources
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
 
-// indexReader is the reader key of knowledge://index. The table builds the
-// index itself, once, from its own entries and scope, so it always names
-// exactly what is served and its declared size is exact.
-const indexReader = "knowledge.index"
+// indexReader is the reader key gen gives knowledge://index. No reader is
+// bound to it: New builds the index itself, from its own entries and scope,
+// so it names exactly what is served and its declared size is exact.
+const indexReader Reader = "knowledge.index"
 
 // IndexURI is the resource to read first.
 const IndexURI = "knowledge://index"
@@ -22,6 +23,8 @@ type Index struct {
 	Topics    []IndexTopic `json:"topics"`
 	Live      []IndexItem  `json:"live,omitempty"`
 	Templates []IndexItem  `json:"templates"`
+	// Unavailable names what FLOW_EXCLUDE_TOOLS took away, when it did.
+	Unavailable *IndexUnavailable `json:"unavailable,omitempty"`
 }
 
 // IndexTopic is one topic with what answers it.
@@ -48,20 +51,21 @@ type IndexSkill struct {
 	References []IndexItem `json:"references"`
 }
 
-// buildIndex makes the index body once all readers are bound, on first use.
-func (t *Table) buildIndex() {
-	t.indexOnce.Do(func() {
-		i, ok := t.byURI[IndexURI]
-		if !ok {
-			return
-		}
-		body, err := json.MarshalIndent(t.index(), "", "  ")
-		if err != nil {
-			panic("resources: the index does not marshal: " + err.Error())
-		}
-		e := &t.entries[i]
-		e.Kind, e.Body, e.Size = Embedded, string(body)+"\n", int64(len(body)+1)
-	})
+// buildIndex writes the index body into its entry, which from then on is
+// served like any embedded entry. New calls it once every entry is known.
+func (t *Table) buildIndex() error {
+	i, ok := t.byURI[IndexURI]
+	if !ok {
+		return nil
+	}
+	body, err := json.MarshalIndent(t.index(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("resources: the index does not marshal: %w", err)
+	}
+	e := &t.entries[i]
+	e.Kind, e.Reader, e.Body, e.Size = Embedded, "", string(body)+"\n", int64(len(body)+1)
+	e.Digest = Digest([]byte(e.Body))
+	return nil
 }
 
 func (t *Table) index() Index {
@@ -72,7 +76,16 @@ func (t *Table) index() Index {
 		}
 		return t.entries[i], true
 	}
-	idx := Index{Purpose: t.scope.Purpose, Coverage: t.scope.Coverage, ReadFirst: []string{IndexURI}}
+	idx := Index{Purpose: t.scope.Purpose, Coverage: t.scope.Coverage, ReadFirst: []string{IndexURI}, Unavailable: t.unavailable()}
+	// The first skill served is read next, whether or not an exclusion
+	// dropped its topic: a skill is served as published, like a document.
+	for _, top := range t.scope.Topics {
+		for _, id := range top.Skills {
+			if _, ok := at("skill://" + id + "/SKILL.md"); ok && len(idx.ReadFirst) == 1 {
+				idx.ReadFirst = append(idx.ReadFirst, "skill://"+id+"/SKILL.md")
+			}
+		}
+	}
 	for _, top := range t.scope.Topics {
 		var tools []string
 		for _, name := range top.Tools {
@@ -103,23 +116,17 @@ func (t *Table) index() Index {
 			}
 			slices.SortFunc(s.References, func(a, b IndexItem) int { return strings.Compare(a.URI, b.URI) })
 			it.Skills = append(it.Skills, s)
-			if len(idx.ReadFirst) == 1 {
-				idx.ReadFirst = append(idx.ReadFirst, e.URI)
-			}
 		}
 		idx.Topics = append(idx.Topics, it)
 	}
 	for _, e := range t.entries {
-		if e.Hidden || e.Kind != Runtime || e.Reader == indexReader || !t.served(e) {
-			continue
-		}
-		if e.Template {
+		if e.Hidden || e.Kind != Runtime || e.Reader == indexReader || e.Template {
 			continue
 		}
 		idx.Live = append(idx.Live, IndexItem{URI: e.URI, Title: e.Title})
 	}
 	for _, e := range t.entries {
-		if e.Template && !e.Hidden && t.served(e) {
+		if e.Template && !e.Hidden {
 			idx.Templates = append(idx.Templates, IndexItem{URI: e.URI, Title: e.Title, About: e.Description})
 		}
 	}

@@ -33,11 +33,12 @@ type MirrorPage struct {
 	NextCursor string       `json:"nextCursor,omitempty"`
 }
 
-// mirrored lists what the mirror offers: every served entry but hidden ones.
+// mirrored lists what the mirror offers: what resources/list lists, but
+// hidden entries.
 func (t *Table) mirrored() []Entry {
 	var out []Entry
 	for _, e := range t.Entries() {
-		if !e.Hidden {
+		if !e.Hidden && !e.Unlisted {
 			out = append(out, e)
 		}
 	}

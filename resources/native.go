@@ -21,6 +21,9 @@ func (t *Table) Register(s *server.MCPServer) {
 			tmpls = append(tmpls, server.ServerResourceTemplate{Template: t.nativeTemplate(e), Handler: t.nativeRead})
 			continue
 		}
+		if e.Unlisted {
+			continue // read through its template; see Entry.Unlisted
+		}
 		res = append(res, server.ServerResource{Resource: t.nativeResource(e), Handler: t.nativeRead})
 	}
 	// A catch-all template sends every URI no entry answers to the table,
@@ -69,6 +72,9 @@ func (t *Table) nativeTemplate(e Entry) mcp.ResourceTemplate {
 func (t *Table) nativeRead(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	c, err := t.Read(ctx, req.Params.URI)
 	if err != nil {
+		if m, ok := ctx.Value(missKey{}).(*miss); ok && IsNotFound(err) {
+			m.err = err
+		}
 		return nil, err
 	}
 	if c.IsText() {
@@ -122,4 +128,19 @@ func (t *Table) CompleteResourceArgument(ctx context.Context, uri string, arg mc
 		vals, more = vals[:100], true
 	}
 	return &mcp.Completion{Values: vals, Total: total, HasMore: more}, nil
+}
+
+type missKey struct{}
+
+type miss struct{ err error }
+
+// RecordMiss returns a context in which a native resources/read that the
+// table refuses as not found records its refusal, and the function that
+// returns it (nil when the read found its resource or failed otherwise).
+// mcp-go reports every resource handler error as an internal error; the
+// server uses this to answer a miss with the code the protocol gives it,
+// keeping the table's sentence.
+func RecordMiss(ctx context.Context) (context.Context, func() error) {
+	m := &miss{}
+	return context.WithValue(ctx, missKey{}, m), func() error { return m.err }
 }

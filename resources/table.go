@@ -6,64 +6,101 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
+	"net/url"
 	"slices"
 	"strings"
-	"sync"
 )
 
-// Table is the resource table the server serves: the generated entries, with
-// runtime readers bound by the packages that own them. Bind everything before
-// serving; a Table is read-only once the first request arrives.
+// Table is the resource table the server serves: the generated entries,
+// each runtime one with its reader, and the index built from them. It is
+// built once, complete, by New and is read-only afterwards, so any number
+// of requests may use it at once.
 type Table struct {
 	entries    []Entry // listing order: priority, then name
 	byURI      map[string]int
-	patterns   map[string]*regexp.Regexp
-	readers    map[string]ReadFunc
-	completers map[string]CompleteFunc
+	templates  map[string]Template
+	readers    map[Reader]ReadFunc
+	completers map[Completer]CompleteFunc
 	scope      Scope
 	excluded   map[string]bool
 	filter     func(context.Context, Content) Content
-
-	indexOnce sync.Once
+	// skills are the SKILL.md URIs of the served skills, sorted; dirs maps
+	// each directory to its children (skills.go).
+	skills   []string
+	dirs     map[string][]string
+	pageSize int
+	// withdrawn are the entries an exclusion took away, and prompts the
+	// prompts it took (exclude.go).
+	withdrawn []string
+	prompts   []string
 }
 
-// Option configures a Table.
-type Option func(*Table)
-
-// WithExcludedTools drops from the index every topic that none of the
-// remaining tools can answer. Documents stay readable by URI.
-func WithExcludedTools(names ...string) Option {
-	return func(t *Table) {
-		for _, n := range names {
-			if n = strings.TrimSpace(n); n != "" {
-				t.excluded[n] = true
-			}
-		}
-	}
+// Config is everything a Table is built from.
+type Config struct {
+	// Readers read the runtime entries, by the key each entry names. Every
+	// runtime entry needs one: New refuses a table with a reader missing,
+	// so nothing is listed that cannot be read.
+	Readers map[Reader]ReadFunc
+	// Completers complete template variables, by the key each template
+	// names; a template without one completes from its generated values.
+	Completers map[Completer]CompleteFunc
+	// Filter passes every content a runtime reader returns before any
+	// surface (resources/read, the mirror, the read API) serves it; the
+	// server redacts the caller's secrets with it. Nil serves contents as
+	// they are read.
+	Filter func(context.Context, Content) Content
+	// ExcludedTools drops from the index every topic that none of the
+	// remaining tools can answer. Documents stay readable by URI.
+	ExcludedTools []string
+	// Entries and Scope replace the generated ones when Entries is not
+	// nil; the package's tests serve tables of their own with them.
+	Entries []Entry
+	Scope   Scope
+	// WithdrawnPrompts are prompts the server does not offer because their
+	// text names an excluded tool; the index names them with the tools.
+	WithdrawnPrompts []string
+	// WithoutSkills serves the table with no skill at all: no skill://
+	// resource or template, and so no Skills extension.
+	WithoutSkills bool
+	// PageSize is how many entries a page of skills/list or
+	// resources/directory/read holds; DefaultPageSize when zero.
+	PageSize int
 }
 
-// WithEntries replaces the generated entries and scope; tests use it to
-// serve a table of their own.
-func WithEntries(entries []Entry, scope Scope) Option {
-	return func(t *Table) {
-		t.entries = slices.Clone(entries)
-		t.scope = scope
-	}
+// Generated returns the generated entries, index excepted, as go
+// generate wrote them: what a binary publishes without serving (install
+// writes the skills from it).
+func Generated() []Entry {
+	return slices.DeleteFunc(slices.Clone(generatedEntries), func(e Entry) bool { return e.Reader == indexReader })
 }
 
-// New returns the generated table.
-func New(opts ...Option) *Table {
+// New builds the table: the generated entries (or cfg.Entries), each
+// runtime entry with its reader, and knowledge://index from all of them.
+func New(cfg Config) (*Table, error) {
 	t := &Table{
 		entries:    slices.Clone(generatedEntries),
 		scope:      generatedScope,
-		readers:    map[string]ReadFunc{},
-		completers: map[string]CompleteFunc{},
+		readers:    maps.Clone(cfg.Readers),
+		completers: maps.Clone(cfg.Completers),
 		excluded:   map[string]bool{},
-		patterns:   map[string]*regexp.Regexp{},
+		templates:  map[string]Template{},
+		filter:     cfg.Filter,
+		prompts:    slices.Sorted(slices.Values(cfg.WithdrawnPrompts)),
 	}
-	for _, o := range opts {
-		o(t)
+	if cfg.Entries != nil {
+		t.entries, t.scope = slices.Clone(cfg.Entries), cfg.Scope
+	}
+	if cfg.WithoutSkills {
+		t.entries = slices.DeleteFunc(t.entries, func(e Entry) bool { return strings.HasPrefix(e.URI, "skill://") })
+	}
+	t.pageSize = cmp.Or(cfg.PageSize, DefaultPageSize)
+	for _, n := range cfg.ExcludedTools {
+		if n = strings.TrimSpace(n); n != "" {
+			t.excluded[n] = true
+		}
+	}
+	if err := t.excludeEntries(); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(t.entries, func(a, b Entry) int {
 		if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
@@ -72,82 +109,68 @@ func New(opts ...Option) *Table {
 		return cmp.Compare(a.Name, b.Name)
 	})
 	t.byURI = make(map[string]int, len(t.entries))
+	var problems []string
 	for i, e := range t.entries {
+		if _, dup := t.byURI[e.URI]; dup {
+			problems = append(problems, fmt.Sprintf("%s is in the table twice", e.URI))
+		}
 		t.byURI[e.URI] = i
 		if e.Template {
-			t.patterns[e.URI] = templatePattern(e.URI)
+			t.templates[e.URI] = ParseTemplate(e.URI)
+		} else if e.Kind == Embedded && e.Digest == "" {
+			// gen writes every digest and size; a table of the caller's
+			// own (Config.Entries) may leave them out.
+			t.entries[i].Digest, t.entries[i].Size = Digest([]byte(e.Body)), int64(len(e.Body))
+		}
+		if e.Kind == Runtime && e.Reader != indexReader && t.readers[e.Reader] == nil {
+			problems = append(problems, fmt.Sprintf("%s has no reader %q", e.URI, e.Reader))
+		}
+		if e.Completer != "" && t.completers[e.Completer] == nil {
+			problems = append(problems, fmt.Sprintf("%s has no completer %q", e.URI, e.Completer))
 		}
 	}
-	t.readers[indexReader] = nil // built on first use, see index.go
-	return t
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("resources: the table is incomplete: %s", strings.Join(problems, "; "))
+	}
+	t.buildSkills()
+	if err := t.buildIndex(); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
-
-// Bind attaches the reader a runtime entry names. Entries whose reader is
-// never bound are not served: a server without browsers lists no session.
-func (t *Table) Bind(reader string, fn ReadFunc) { t.readers[reader] = fn }
-
-// BindCompleter attaches the completer a template names.
-func (t *Table) BindCompleter(name string, fn CompleteFunc) { t.completers[name] = fn }
 
 // Scope returns the server's scope as generated.
 func (t *Table) Scope() Scope { return t.scope }
 
-// Excluded reports whether a tool was excluded with WithExcludedTools.
+// Excluded reports whether a tool was excluded in Config.ExcludedTools.
 func (t *Table) Excluded(tool string) bool { return t.excluded[tool] }
 
-// served reports whether an entry can be read.
-func (t *Table) served(e Entry) bool {
-	if e.Kind == Embedded {
-		return true
-	}
-	_, ok := t.readers[e.Reader]
-	return ok
-}
+// Entries returns every entry, resources and templates, in listing order,
+// hidden ones included.
+func (t *Table) Entries() []Entry { return slices.Clone(t.entries) }
 
-// Entries returns every served entry, resources and templates, in listing
-// order, hidden ones included.
-func (t *Table) Entries() []Entry {
-	t.buildIndex()
-	out := make([]Entry, 0, len(t.entries))
-	for _, e := range t.entries {
-		if t.served(e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// Lookup returns the served entry with exactly this URI or template.
+// Lookup returns the entry with exactly this URI or template.
 func (t *Table) Lookup(uri string) (Entry, bool) {
-	t.buildIndex()
 	i, ok := t.byURI[uri]
-	if !ok || !t.served(t.entries[i]) {
+	if !ok {
 		return Entry{}, false
 	}
 	return t.entries[i], true
 }
 
 // Match finds the entry that answers a concrete URI: the resource itself, or
-// else the first served template that matches, with its variables.
+// else the first template that matches, with its variables.
 func (t *Table) Match(uri string) (Entry, map[string]string, bool) {
 	if e, ok := t.Lookup(uri); ok && !e.Template {
 		return e, nil, true
 	}
 	for _, e := range t.entries {
-		if !e.Template || !t.served(e) {
+		if !e.Template {
 			continue
 		}
-		m := t.patterns[e.URI].FindStringSubmatch(uri)
-		if m == nil {
-			continue
+		if vars, ok := t.templates[e.URI].Match(uri); ok {
+			return e, vars, true
 		}
-		vars := map[string]string{}
-		for i, name := range t.patterns[e.URI].SubexpNames() {
-			if i > 0 && name != "" {
-				vars[name] = m[i]
-			}
-		}
-		return e, vars, true
 	}
 	return Entry{}, nil, false
 }
@@ -167,11 +190,7 @@ func (t *Table) Read(ctx context.Context, uri string) (Content, error) {
 		}
 		return Content{URI: uri, MIMEType: e.MIMEType, Text: e.Body}, nil
 	}
-	read := t.readers[e.Reader]
-	if read == nil {
-		return Content{}, fmt.Errorf("%s cannot be read on this server: %w", uri, ErrNotFound)
-	}
-	c, err := read(ctx, uri, vars)
+	c, err := t.readers[e.Reader](ctx, uri, vars)
 	if err != nil {
 		return Content{}, err
 	}
@@ -183,11 +202,6 @@ func (t *Table) Read(ctx context.Context, uri string) (Content, error) {
 	return c, nil
 }
 
-// Filter passes every content a runtime reader returns through f before
-// any surface (resources/read, the mirror, the read API) serves it; the
-// server redacts the caller's secrets with it. Set it before serving.
-func (t *Table) Filter(f func(context.Context, Content) Content) { t.filter = f }
-
 // NotFoundError is a refusal of a URI the table does not answer.
 type NotFoundError struct {
 	URI  string
@@ -195,8 +209,16 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no resource at %s. %s", e.URI, e.Hint)
+	// A caller may send a URI of megabytes; a refusal quotes a piece.
+	uri := e.URI
+	if len(uri) > maxQuoted {
+		uri = strings.ToValidUTF8(uri[:maxQuoted], "") + "…"
+	}
+	return fmt.Sprintf("no resource at %s. %s", uri, e.Hint)
 }
+
+// maxQuoted is the most bytes of a caller's URI a refusal repeats.
+const maxQuoted = 200
 
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 
@@ -215,33 +237,45 @@ func (t *Table) notFoundIn(tmpl Entry, uri string, vars map[string]string) error
 }
 
 func (t *Table) notFound(ctx context.Context, uri string) error {
+	if hint, ok := t.directoryHint(uri); ok {
+		return &NotFoundError{URI: uri, Hint: hint}
+	}
 	var tmpls []string
-	for _, e := range t.Entries() {
+	for _, e := range t.entries {
 		if e.Template && !e.Hidden {
-			tmpls = append(tmpls, fmt.Sprintf("%s (e.g. %s)", e.URI, t.example(ctx, e)))
+			tmpls = append(tmpls, fmt.Sprintf("%s (%s)", e.URI, t.exampleOrNone(ctx, e)))
 		}
 	}
 	return &NotFoundError{URI: uri, Hint: "Read knowledge://index for every document and skill, or use a template: " + strings.Join(tmpls, "; ") + "."}
 }
 
+// exampleOrNone is "e.g." and an example of a template, or, when no value
+// exists yet, the template's sentence on how one comes to exist.
+func (t *Table) exampleOrNone(ctx context.Context, e Entry) string {
+	ex := t.example(ctx, e)
+	if ex == e.URI && e.NoneYet != "" {
+		return e.NoneYet
+	}
+	return "e.g. " + ex
+}
+
 // example fills a template with the first value each variable can take.
 func (t *Table) example(ctx context.Context, e Entry) string {
-	out := e.URI
-	for _, name := range templateVars(e.URI) {
-		v := ""
-		if vals := e.Values[name]; len(vals) > 0 {
-			v = vals[0]
+	tmpl := t.templates[e.URI]
+	vals := map[string]string{}
+	for _, name := range tmpl.Vars() {
+		if vs := e.Values[name]; len(vs) > 0 {
+			vals[name] = vs[0]
 		} else if c := t.completers[e.Completer]; c != nil {
-			if vals, err := c(ctx, name, ""); err == nil && len(vals) > 0 {
-				v = vals[0]
+			if vs, err := c(ctx, name, ""); err == nil && len(vs) > 0 {
+				vals[name] = vs[0]
 			}
 		}
-		if v == "" {
+		if vals[name] == "" {
 			return e.URI
 		}
-		out = strings.Replace(out, "{"+name+"}", v, 1)
 	}
-	return out
+	return tmpl.Expand(vals, "")
 }
 
 // Complete lists the values a template variable can take that start with
@@ -259,47 +293,26 @@ func (t *Table) Complete(ctx context.Context, template, variable, prefix string)
 		if vals, err = c(ctx, variable, prefix); err != nil {
 			return nil, err
 		}
-	} else if !slices.Contains(templateVars(e.URI), variable) {
-		return nil, fmt.Errorf("%s has no variable %q; its variables are %s", e.URI, variable, strings.Join(templateVars(e.URI), ", "))
+	} else if vars := t.templates[e.URI].Vars(); !slices.Contains(vars, variable) {
+		return nil, fmt.Errorf("%s has no variable %q; its variables are %s", e.URI, variable, strings.Join(vars, ", "))
 	}
 	out := []string{}
 	for _, v := range vals {
-		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(prefix)) {
+		// A value matches the prefix as written or percent-decoded: a
+		// kept file completes as a%20b.png, typed as "a b".
+		decoded, err := url.PathUnescape(v)
+		if err != nil {
+			decoded = v
+		}
+		if hasPrefixFold(v, prefix) || hasPrefixFold(decoded, prefix) {
 			out = append(out, v)
 		}
 	}
 	return out, nil
 }
 
-var templateVar = regexp.MustCompile(`\{\+?([A-Za-z0-9_]+)\}`)
-
-func templateVars(tmpl string) []string {
-	var out []string
-	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
-		out = append(out, m[1])
-	}
-	return out
-}
-
-// templatePattern compiles the RFC 6570 level-1 and reserved ({+var})
-// expressions these templates use: {var} stops at a slash, {+var} does not.
-func templatePattern(tmpl string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	last := 0
-	for _, loc := range templateVar.FindAllStringSubmatchIndex(tmpl, -1) {
-		b.WriteString(regexp.QuoteMeta(tmpl[last:loc[0]]))
-		name := tmpl[loc[2]:loc[3]]
-		if strings.HasPrefix(tmpl[loc[0]:], "{+") {
-			fmt.Fprintf(&b, "(?P<%s>.+)", name)
-		} else {
-			fmt.Fprintf(&b, "(?P<%s>[^/]+)", name)
-		}
-		last = loc[1]
-	}
-	b.WriteString(regexp.QuoteMeta(tmpl[last:]))
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
+func hasPrefixFold(s, prefix string) bool {
+	return strings.HasPrefix(strings.ToLower(s), strings.ToLower(prefix))
 }
 
 // IsNotFound reports whether err is a refusal of an unknown URI.

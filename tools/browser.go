@@ -54,7 +54,8 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 				"Closing when no session is open does nothing and says so. Sessions also close by themselves after the idle timeout shown in session://current.",
 			p.close,
 		),
-		New("navigate", "Navigate", onPage,
+		// back and forward are not idempotent, so navigate is not.
+		New("navigate", "Navigate", Create.OnPage(),
 			"Load a URL in your session, or go back, forward or refresh: pass exactly one of url, back, forward, refresh. "+
 				"It returns once the page has loaded, with its title and final URL (after redirects); call outline next to see its controls. "+
 				"For a page that keeps loading content after the load event, follow with wait_for. "+
@@ -80,14 +81,15 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			p.click,
 			locatorArg("locator", true, "the element to click"),
 		),
-		New("write", "Write Into Field", onPage,
+		// append types again on every call, so write is not idempotent.
+		New("write", "Write Into Field", Create.OnPage(),
 			"Type into a text field, textarea or contenteditable: text for ordinary values, or secret with the name of a secret (secret://secrets) for passwords and tokens. "+
 				"A secret's value is typed by the server and never appears in results, outlines, flows or logs; it is only typed on the site it is bound to. "+
 				"The field is cleared first unless append is true. Never put a password in text: use secret.",
 			p.write,
 			locatorArg("locator", true, "the field to type into"),
 			mcp.WithString("text", mcp.Description("the text to type; not for passwords")),
-			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text")),
+			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text; name/key picks one key of a secret with several (e.g. github/username)")),
 			mcp.WithBoolean("append", mcp.Description("keep the field's current value and type after it")),
 		),
 		New("press_key", "Press Key", Create.OnPage(),
@@ -127,7 +129,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			locatorArg("locator", false, "an element that must be visible, or be counted with count"),
 			mcp.WithNumber("count", mcp.Description("exactly this many visible elements must match locator")),
 		),
-		New("screenshot", "Take Screenshot", Create.OnPage(),
+		New("screenshot", "Take Screenshot", Create.ReadingPage(),
 			"Take a PNG screenshot of the viewport, the full page (full_page) or one element (locator). "+
 				"You see the image, and it is kept as a file in session://files/screenshots under filename (a free name is picked when taken). "+
 				"Prefer outline for finding controls: a screenshot shows layout but gives no locators and costs far more tokens. "+
@@ -137,7 +139,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			mcp.WithBoolean("full_page", mcp.Description("capture the whole scrollable page")),
 			mcp.WithString("filename", mcp.Description("name for the kept file, e.g. checkout.png")),
 		),
-		New("print", "Print Page", Create.OnPage(),
+		New("print", "Print Page", Create.ReadingPage(),
 			"Keep the current page as a file: format pdf prints it to a real PDF (landscape and background options), format html saves its current HTML, after scripts ran. "+
 				"The file lands in session://files under a free name and the result gives its session://files/{name} URI and size; the content itself is not returned. "+
 				"Use screenshot to see the page; use print for a document to keep or hand on.",
@@ -226,21 +228,34 @@ func requireLocator(args map[string]any, name string) (browser.Locator, error) {
 	return *loc, nil
 }
 
-// session returns the caller's session for a page tool.
-func (p *pageTools) session(ctx context.Context) (*sessions.Session, error) {
-	return p.sessions.Get(auth.Principal(ctx))
+// do runs fn on the caller's session (see sessions.Manager.Do: no session
+// is a refusal, a dead browser is dropped).
+func (p *pageTools) do(ctx context.Context, fn func(*sessions.Session) error) error {
+	return p.sessions.Do(auth.Principal(ctx), fn)
 }
 
-// done reports an action with where the page is now; a dead driver drops
-// the session so the next open_session starts a fresh one.
-func (p *pageTools) done(ctx context.Context, s *sessions.Session, what string, err error) (*mcp.CallToolResult, error) {
+// act runs an action and reports it with where the page is now, so a
+// navigation the action caused shows up.
+func (p *pageTools) act(ctx context.Context, what string, action func(*sessions.Session) error) (*mcp.CallToolResult, error) {
+	var text string
+	err := p.do(ctx, func(s *sessions.Session) error {
+		if err := action(s); err != nil {
+			return err
+		}
+		text = where(s, what)
+		return nil
+	})
 	if err != nil {
-		p.sessions.Gone(s.Principal, err)
 		return nil, err
 	}
+	return mcp.NewToolResultText(text), nil
+}
+
+// where says what was done and where the page is now.
+func where(s *sessions.Session, what string) string {
 	title, _ := s.Title()
 	u, _ := s.CurrentURL()
-	return mcp.NewToolResultText(fmt.Sprintf("%s. The page is now %q at %s.", what, title, u)), nil
+	return fmt.Sprintf("%s. The page is now %q at %s.", what, title, u)
 }
 
 var windowRE = regexp.MustCompile(`^(\d{3,5})x(\d{3,5})$`)
@@ -284,8 +299,7 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 			return nil, err
 		}
 	}
-	principal := auth.Principal(ctx)
-	s, reopened, err := p.sessions.Open(ctx, principal, opts)
+	_, reopened, err := p.sessions.Open(ctx, auth.Principal(ctx), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -293,13 +307,12 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if reopened {
 		what = "Your browser session was already open and is kept as it was (call close_session first for a fresh one)"
 	}
-	if u := req.GetString("url", ""); u != "" {
-		if err := s.Navigate(u); err != nil {
-			p.sessions.Gone(principal, err)
-			return nil, err
+	return p.act(ctx, what, func(s *sessions.Session) error {
+		if u := req.GetString("url", ""); u != "" {
+			return s.Navigate(u)
 		}
-	}
-	return p.done(ctx, s, what, nil)
+		return nil
+	})
 }
 
 func (p *pageTools) close(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -331,19 +344,15 @@ func (p *pageTools) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp
 			return nil, err
 		}
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
 	switch {
 	case back:
-		return p.done(ctx, s, "Went back", s.Back())
+		return p.act(ctx, "Went back", (*sessions.Session).Back)
 	case fwd:
-		return p.done(ctx, s, "Went forward", s.Forward())
+		return p.act(ctx, "Went forward", (*sessions.Session).Forward)
 	case refresh:
-		return p.done(ctx, s, "Reloaded", s.Refresh())
+		return p.act(ctx, "Reloaded", (*sessions.Session).Refresh)
 	}
-	return p.done(ctx, s, "Loaded "+u, s.Navigate(u))
+	return p.act(ctx, "Loaded "+u, func(s *sessions.Session) error { return s.Navigate(u) })
 }
 
 func (p *pageTools) outline(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -351,16 +360,11 @@ func (p *pageTools) outline(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if err != nil {
 		return nil, err
 	}
-	s, err := p.session(ctx)
-	if err != nil {
+	var text string
+	if err := p.do(ctx, func(s *sessions.Session) (err error) { text, err = s.Outline(within); return err }); err != nil {
 		return nil, err
 	}
-	text, err := s.Outline(within)
-	if err != nil {
-		p.sessions.Gone(s.Principal, err)
-		return nil, err
-	}
-	return mcp.NewToolResultText(p.secrets.Redact(s.Principal, text)), nil
+	return mcp.NewToolResultText(text), nil
 }
 
 func (p *pageTools) click(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -368,11 +372,7 @@ func (p *pageTools) click(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return p.done(ctx, s, "Clicked "+loc.String(), s.Click(loc))
+	return p.act(ctx, "Clicked "+loc.String(), func(s *sessions.Session) error { return s.Click(loc) })
 }
 
 func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -386,28 +386,24 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if hasText == hasSecret {
 		return nil, refusal.New("write takes exactly one of text or secret.", `Pass {"text": "..."} for ordinary values or {"secret": "name"} for a password; secret://secrets lists your secret names.`)
 	}
-	s, err := p.session(ctx)
+	clear := !req.GetBool("append", false)
+	done := fmt.Sprintf("Typed %d characters into %s.", len([]rune(text)), loc.String())
+	err = p.do(ctx, func(s *sessions.Session) error {
+		if !hasSecret {
+			return s.Write(loc, text, clear)
+		}
+		u, _ := s.CurrentURL()
+		value, err := p.secrets.Value(s.Principal, name, "", u)
+		if err != nil {
+			return err
+		}
+		done = fmt.Sprintf("Typed the secret %q into %s; its value is not shown.", name, loc.String())
+		return s.Write(loc, value, clear)
+	})
 	if err != nil {
 		return nil, err
 	}
-	clear := !req.GetBool("append", false)
-	if hasSecret {
-		u, _ := s.CurrentURL()
-		value, err := p.secrets.Value(s.Principal, name, u)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.Write(loc, value, clear); err != nil {
-			p.sessions.Gone(s.Principal, err)
-			return nil, refusal.New(p.secrets.Redact(s.Principal, refusal.Text(err)), "")
-		}
-		return mcp.NewToolResultText(fmt.Sprintf("Typed the secret %q into %s; its value is not shown.", name, loc.String())), nil
-	}
-	if err := s.Write(loc, text, clear); err != nil {
-		p.sessions.Gone(s.Principal, err)
-		return nil, err
-	}
-	return mcp.NewToolResultText(fmt.Sprintf("Typed %d characters into %s.", len([]rune(text)), loc.String())), nil
+	return mcp.NewToolResultText(done), nil
 }
 
 func (p *pageTools) pressKey(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -415,11 +411,7 @@ func (p *pageTools) pressKey(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return nil, missing("key", "a key name such as Enter, Tab or Escape")
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return p.done(ctx, s, "Pressed "+key, s.PressKey(key))
+	return p.act(ctx, "Pressed "+key, func(s *sessions.Session) error { return s.PressKey(key) })
 }
 
 func (p *pageTools) selectOption(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -431,12 +423,7 @@ func (p *pageTools) selectOption(ctx context.Context, req mcp.CallToolRequest) (
 	if err != nil {
 		return nil, missing("option", "the option's visible text or value")
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Select(loc, opt); err != nil {
-		p.sessions.Gone(s.Principal, err)
+	if err := p.do(ctx, func(s *sessions.Session) error { return s.Select(loc, opt) }); err != nil {
 		return nil, err
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("Selected %q in %s.", opt, loc.String())), nil
@@ -458,12 +445,7 @@ func (p *pageTools) waitFor(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if err != nil {
 		return nil, err
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.WaitFor(ctx, c, timeout); err != nil {
-		p.sessions.Gone(s.Principal, err)
+	if err := p.do(ctx, func(s *sessions.Session) error { return s.WaitFor(ctx, c, timeout) }); err != nil {
 		return nil, err
 	}
 	return mcp.NewToolResultText("The page shows what was waited for."), nil
@@ -515,12 +497,7 @@ func (p *pageTools) assert(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if a == (browser.Assertion{}) {
 		return nil, refusal.New("assert needs something to check.", `Pass text, url, title, locator, or locator with count, e.g. {"text": "Order placed"}.`)
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Assert(a); err != nil {
-		p.sessions.Gone(s.Principal, err)
+	if err := p.do(ctx, func(s *sessions.Session) error { return s.Assert(a) }); err != nil {
 		return nil, err
 	}
 	return mcp.NewToolResultText("Every check holds."), nil
@@ -559,16 +536,15 @@ func (p *pageTools) screenshot(ctx context.Context, req mcp.CallToolRequest) (*m
 	if err := files.CheckName(name); err != nil {
 		return nil, err
 	}
-	s, err := p.session(ctx)
+	var png []byte
+	err = p.do(ctx, func(s *sessions.Session) (err error) {
+		png, err = s.Screenshot(loc, req.GetBool("full_page", false))
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	png, err := s.Screenshot(loc, req.GetBool("full_page", false))
-	if err != nil {
-		p.sessions.Gone(s.Principal, err)
-		return nil, err
-	}
-	f, err := p.keep(s.Principal, files.Screenshots, name, png)
+	f, err := p.keep(auth.Principal(ctx), files.Screenshots, name, png)
 	if err != nil {
 		return nil, err
 	}
@@ -587,23 +563,24 @@ func (p *pageTools) print(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if err := files.CheckName(name); err != nil {
 		return nil, err
 	}
-	s, err := p.session(ctx)
-	if err != nil {
-		return nil, err
-	}
+	principal := auth.Principal(ctx)
 	var data []byte
-	if format == "pdf" {
-		data, err = s.PrintPDF(browser.PrintOptions{Landscape: req.GetBool("landscape", false), Background: req.GetBool("background", false)})
-	} else {
-		var html string
-		html, err = s.PageHTML()
-		data = []byte(p.secrets.Redact(s.Principal, html))
-	}
+	err := p.do(ctx, func(s *sessions.Session) error {
+		if format == "pdf" {
+			var err error
+			data, err = s.PrintPDF(browser.PrintOptions{Landscape: req.GetBool("landscape", false), Background: req.GetBool("background", false)})
+			return err
+		}
+		html, err := s.PageHTML()
+		// A kept file is read later by other routes (GET /files): the
+		// caller's secrets leave the page before it is kept.
+		data = []byte(p.secrets.Redact(principal, html))
+		return err
+	})
 	if err != nil {
-		p.sessions.Gone(s.Principal, err)
 		return nil, err
 	}
-	f, err := p.keep(s.Principal, files.Prints, name, data)
+	f, err := p.keep(principal, files.Prints, name, data)
 	if err != nil {
 		return nil, err
 	}
@@ -622,24 +599,22 @@ func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if folder, name, ok := strings.Cut(kept, "/"); ok && slices.Contains(files.Folders, folder) {
 		kept = name
 	}
-	s, err := p.session(ctx)
+	err = p.do(ctx, func(s *sessions.Session) error {
+		if s.Remote() {
+			return refusal.New("upload_file needs a local browser, and this server's browsers run on a Selenium Grid.",
+				"Do the upload with a selenium-flow server started without SELENIUM_URL, or skip this step; every other page tool works here.")
+		}
+		box, err := p.sessions.Files(s.Principal)
+		if err != nil {
+			return err
+		}
+		local, err := box.Path(kept)
+		if err != nil {
+			return err
+		}
+		return s.Upload(loc, local)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if s.Remote() {
-		return nil, refusal.New("upload_file needs a local browser, and this server's browsers run on a Selenium Grid.",
-			"Do the upload with a selenium-flow server started without SELENIUM_URL, or skip this step; every other page tool works here.")
-	}
-	box, err := p.sessions.Files(s.Principal)
-	if err != nil {
-		return nil, err
-	}
-	local, err := box.Path(kept)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Upload(loc, local); err != nil {
-		p.sessions.Gone(s.Principal, err)
 		return nil, err
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("Put %s into %s; submit the form to send it.", kept, loc.String())), nil

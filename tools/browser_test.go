@@ -21,6 +21,7 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
@@ -62,7 +63,7 @@ func ptSecretsFile(t *testing.T, principal string) string {
 
 func ptStartRig(t *testing.T, tr servertest.Transport, site string) *ptPageRig {
 	t.Helper()
-	srv := servertest.New(t, server.Config{Resources: surface.Off, SecretsFile: ptSecretsFile(t, auth.Local)})
+	srv := servertest.New(t, server.Config{Resources: surface.Off, Secrets: secrets.Sources{File: ptSecretsFile(t, auth.Local)}})
 	if tr == servertest.HTTP {
 		hs := servertest.ServeHTTP(t, srv)
 		return &ptPageRig{c: servertest.ConnectHTTP(t, hs.URL, servertest.Options{}), site: site, base: hs.Base}

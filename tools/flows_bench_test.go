@@ -10,6 +10,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 )
@@ -58,7 +59,7 @@ func benchSteps(base string) []map[string]any {
 func BenchmarkFlowVsCalls(b *testing.B) {
 	servertest.NeedBrowser(b)
 	base := fixtures.Serve(b)
-	srv, err := server.New(server.Config{DataDir: b.TempDir(), SecretsFile: benchSecrets(b)})
+	srv, err := server.New(server.Config{DataDir: b.TempDir(), Secrets: secrets.Sources{File: benchSecrets(b)}})
 	assert.NilError(b, err)
 	b.Cleanup(srv.Close)
 	hs := httptest.NewServer(srv.HTTPHandler())

@@ -22,6 +22,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
@@ -239,7 +240,7 @@ func TestFlowRoundTrip(t *testing.T) {
 	base := fixtures.Serve(t)
 	for _, proto := range servertest.Protocols {
 		t.Run("http/"+servertest.Generation(proto), func(t *testing.T) {
-			srv := servertest.New(t, server.Config{Resources: surface.Off, SecretsFile: secretsFile(t, auth.Local)})
+			srv := servertest.New(t, server.Config{Resources: surface.Off, Secrets: secrets.Sources{File: secretsFile(t, auth.Local)}})
 			c := servertest.OverHTTP(t, srv, servertest.Options{Protocol: proto})
 			if proto == "" {
 				assert.Equal(t, c.ProtocolVersion(), mcp.LATEST_PROTOCOL_VERSION, "the stateless protocol was not negotiated")
@@ -421,7 +422,7 @@ func TestFlowIsolation(t *testing.T) {
 	assert.NilError(t, os.WriteFile(tokens, []byte(aliceToken+" alice\n"+bobToken+" bob\n"), 0o600))
 	toks, err := auth.LoadTokens(tokens)
 	assert.NilError(t, err)
-	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{Tokens: toks, SecretsFile: secretsFile(t, "alice", "bob")}))
+	srv := servertest.ServeHTTP(t, servertest.New(t, server.Config{Tokens: toks, Secrets: secrets.Sources{File: secretsFile(t, "alice", "bob")}}))
 	as := func(token string) *servertest.Client {
 		return servertest.ConnectHTTP(t, srv.URL, servertest.Options{Protocol: servertest.Legacy, Headers: map[string]string{"Authorization": "Bearer " + token}})
 	}
@@ -549,7 +550,7 @@ func TestFlowSecretsNeverShown(t *testing.T) {
 	base := leakySite(t)
 	for _, tr := range servertest.LocalTransports {
 		t.Run(string(tr), func(t *testing.T) {
-			srv := servertest.New(t, server.Config{SecretsFile: secretsFile(t, auth.Local)})
+			srv := servertest.New(t, server.Config{Secrets: secrets.Sources{File: secretsFile(t, auth.Local)}})
 			c := servertest.Local(t, srv, tr, servertest.Options{Protocol: servertest.Legacy})
 			progress := listen(c)
 			var seen []string

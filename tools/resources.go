@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -26,7 +27,7 @@ func Resources(t *resources.Table) []Tool {
 			mcp.WithString("cursor", mcp.Description("nextCursor from the previous page; omit for the first page")),
 		),
 		New("read_resource", "Read Resource", ReadOnly,
-			"Read one resource by URI, as a client that reads resources natively would: knowledge://index first, then documents (knowledge://documents/{id}), skills (skill://selenium-flow/SKILL.md and its references), flow://schema, session://current, session://files, flow://flows and secret://secrets. "+
+			"Read one resource by URI, as a client that reads resources natively would: knowledge://index first, then "+readable(t)+". "+
 				"Text comes back as text and a PNG or JPEG as an image; a PDF or other binary is described by type, size and link, never sent as base64. "+
 				"A URI that does not exist is refused with the templates and an example that works.",
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -39,4 +40,21 @@ func Resources(t *resources.Table) []Tool {
 			mcp.WithString("uri", mcp.Required(), mcp.Description("the resource URI, e.g. knowledge://index or skill://selenium-flow/SKILL.md")),
 		),
 	}
+}
+
+// readable names what read_resource reads, as far as the table serves it.
+func readable(t *resources.Table) string {
+	parts := []string{"documents (knowledge://documents/{id})"}
+	if skills := t.SkillURIs(); len(skills) > 0 {
+		parts = append(parts, "skills ("+skills[0]+" and its references)")
+	}
+	for _, uri := range []string{"flow://schema", "session://current", "session://files", "flow://flows", "secret://secrets"} {
+		if _, ok := t.Lookup(uri); ok {
+			parts = append(parts, uri)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }

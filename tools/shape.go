@@ -40,18 +40,28 @@ func (s Shape) OnPage() Shape {
 	return s
 }
 
+// ReadingPage marks a shape as reading a web page without acting on it:
+// screenshot and print add a file of what the page shows and leave the
+// page as it was, so they reach the open world but are not destructive.
+func (s Shape) ReadingPage() Shape {
+	s.openWorld = true
+	s.name += "+reading-page"
+	return s
+}
+
 // Name is the shape's name as the docs and tests show it.
 func (s Shape) Name() string { return s.name }
 
 // Shapes lists every shape a tool can be declared with: each kind, off the
-// page and on it. A served tool's annotations must be one of these.
+// page, on it, and (for a kind that adds something) reading it. A served
+// tool's annotations must be one of these.
 func Shapes() []Shape {
 	kinds := []Shape{ReadOnly, Upsert, Create}
 	out := slices.Clone(kinds)
 	for _, k := range kinds {
 		out = append(out, k.OnPage())
 	}
-	return out
+	return append(out, Create.ReadingPage())
 }
 
 // IsZero reports whether s is the zero Shape, which no tool is declared with.
@@ -96,7 +106,8 @@ type Tool struct {
 }
 
 // New declares a tool with a title, a shape and a description; opts add the
-// input schema.
+// input schema. The handler is called only with arguments the schema
+// allows (see checked).
 func New(name, title string, shape Shape, description string, handler server.ToolHandlerFunc, opts ...mcp.ToolOption) Tool {
 	all := append([]mcp.ToolOption{
 		mcp.WithToolTitle(title),
@@ -104,14 +115,5 @@ func New(name, title string, shape Shape, description string, handler server.Too
 	}, opts...)
 	def := mcp.NewTool(name, all...)
 	def.Annotations = shape.annotation(title)
-	return Tool{Def: def, Shape: shape, Handler: handler}
-}
-
-// ServerTools converts tools for server.AddTools.
-func ServerTools(ts []Tool) []server.ServerTool {
-	out := make([]server.ServerTool, len(ts))
-	for i, t := range ts {
-		out[i] = server.ServerTool{Tool: t.Def, Handler: t.Handler}
-	}
-	return out
+	return Tool{Def: def, Shape: shape, Handler: checked(def, handler)}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,24 +25,24 @@ const MaxShown = 100_000
 type Showable struct {
 	Pattern   string // a URI, or a template with {name}
 	Component string
-	match     *regexp.Regexp
+	// Label is what show's description calls it.
+	Label    string
+	template resources.Template
 }
 
 // Showables is the one table of showable URIs, first match wins.
 var Showables = compileShowables([]Showable{
-	{Pattern: "session://current", Component: "context"},
-	{Pattern: "session://files", Component: "files"},
-	{Pattern: "session://files/screenshots", Component: "folder"},
-	{Pattern: "session://files/downloads", Component: "folder"},
-	{Pattern: "flow://flows", Component: "flows"},
-	{Pattern: "flow://flows/{name}", Component: "flow"},
+	{Pattern: "session://current", Component: "context", Label: "the browser session"},
+	{Pattern: "session://files", Component: "files", Label: "kept files"},
+	{Pattern: "session://files/screenshots", Component: "folder", Label: "kept files"},
+	{Pattern: "session://files/downloads", Component: "folder", Label: "kept files"},
+	{Pattern: "flow://flows", Component: "flows", Label: "saved flows"},
+	{Pattern: "flow://flows/{name}", Component: "flow", Label: "one flow"},
 })
 
 func compileShowables(rows []Showable) []Showable {
 	for i, r := range rows {
-		expr := "^" + regexp.QuoteMeta(r.Pattern) + "$"
-		expr = strings.ReplaceAll(expr, regexp.QuoteMeta("{name}"), "[^/]+")
-		rows[i].match = regexp.MustCompile(expr)
+		rows[i].template = resources.ParseTemplate(r.Pattern)
 	}
 	return rows
 }
@@ -50,19 +50,50 @@ func compileShowables(rows []Showable) []Showable {
 // ComponentFor returns the view that draws uri, or "".
 func ComponentFor(uri string) string {
 	for _, s := range Showables {
-		if s.match.MatchString(uri) {
+		if _, ok := s.template.Match(uri); ok {
 			return s.Component
 		}
 	}
 	return ""
 }
 
-func showableList() string {
-	var out []string
+// served keeps the showables the table serves: an exclusion may have
+// withdrawn some (resources.Entry.Tools).
+func served(t *resources.Table) []Showable {
+	var out []Showable
 	for _, s := range Showables {
+		if _, ok := t.Lookup(s.Pattern); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func showableList(rows []Showable) string {
+	var out []string
+	for _, s := range rows {
 		out = append(out, s.Pattern)
 	}
 	return strings.Join(out, ", ")
+}
+
+// showableWords is the description's account of rows: "the browser
+// session (session://current), kept files (session://files, …) or …".
+func showableWords(rows []Showable) string {
+	var parts []string
+	for i := 0; i < len(rows); {
+		j := i
+		var uris []string
+		for ; j < len(rows) && rows[j].Label == rows[i].Label; j++ {
+			uris = append(uris, rows[j].Pattern)
+		}
+		parts = append(parts, rows[i].Label+" ("+strings.Join(uris, ", ")+")")
+		i = j
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // Shown is show's structured result: the view, the URI and the resource's
@@ -77,19 +108,24 @@ type Shown struct {
 // MCP App shell. It is offered only to hosts that declare the MCP Apps
 // extension (see internal/server).
 func Show(t *resources.Table) []Tool {
+	rows := served(t)
+	example := "session://files/screenshots"
+	if len(rows) > 0 && !slices.ContainsFunc(rows, func(r Showable) bool { return r.Pattern == example }) {
+		example = rows[0].Pattern
+	}
 	show := New("show", "Show to the Person", ReadOnly,
-		"Draw one of the caller's resources for the person, inline in the chat, in this server's app: the browser session (session://current), kept files (session://files, session://files/screenshots, session://files/downloads), saved flows (flow://flows) or one flow (flow://flows/{name}). "+
+		"Draw one of the caller's resources for the person, inline in the chat, in this server's app: "+showableWords(rows)+". "+
 			"Use it when the person asks to see something; to read a resource yourself, read it instead. "+
 			"The view draws exactly what the resource serves, and the person can drill into folders and flows from it. "+
 			"Any other URI is refused with the list of showable ones.",
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			uri, err := req.RequireString("uri")
 			if err != nil {
-				return nil, missing("uri", "a showable URI: "+showableList())
+				return nil, missing("uri", "a showable URI: "+showableList(rows))
 			}
 			return showResult(ctx, t, uri)
 		},
-		mcp.WithString("uri", mcp.Required(), mcp.Description("the resource to show, e.g. flow://flows or session://files/screenshots")),
+		mcp.WithString("uri", mcp.Required(), mcp.Description("the resource to show, e.g. "+example)),
 	)
 	show.Def.Meta = mcp.NewMetaFromMap(map[string]any{
 		"ui":             map[string]any{"resourceUri": ShellURI, "visibility": []string{"model", "app"}},
@@ -101,7 +137,7 @@ func Show(t *resources.Table) []Tool {
 func showResult(ctx context.Context, t *resources.Table, uri string) (*mcp.CallToolResult, error) {
 	component := ComponentFor(uri)
 	if component == "" {
-		return nil, refusal.New(fmt.Sprintf("show cannot draw %s.", uri), "Showable URIs: "+showableList()+"; read any other resource instead.")
+		return nil, refusal.New(fmt.Sprintf("show cannot draw %s.", uri), "Showable URIs: "+showableList(served(t))+"; read any other resource instead.")
 	}
 	c, err := t.Read(ctx, uri)
 	if err != nil {

@@ -51,7 +51,7 @@ func runInstall(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	files, err := install.Files(resources.New().Entries())
+	files, err := install.Files(resources.Generated())
 	if err != nil {
 		return err
 	}

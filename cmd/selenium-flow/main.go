@@ -33,7 +33,12 @@ var envVars = [][2]string{
 	{"SELENIUM_URL", "a Selenium Grid 4 or W3C WebDriver endpoint (default: start chromedriver from PATH)"},
 	{"FLOW_IDLE_TIMEOUT", "close a caller's browser unused for this long (default 15m)"},
 	{"FLOW_TOKENS", "file of \"token principal\" lines; HTTP callers send Authorization: Bearer <token>"},
-	{"FLOW_SECRETS", "file of \"principal name site value\" lines typed by write(secret=name)"},
+	{"FLOW_SECRETS", "file of \"principal name[/key] site[,site] value\" lines typed by write(secret=name)"},
+	{"FLOW_SECRETS_DIR", "folder of <principal>/<name>/<key> files, with _allowed_sites and _description, one folder per secret"},
+	{"FLOW_SECRET_<principal>__<name>[__<key>]", "a secret's value, with ..._SITES (required) and ..._DESCRIPTION; removed from the environment at start"},
+	{"FLOW_ALLOWED_HOSTS", "comma-separated Host names the HTTP server answers for besides localhost, 127.0.0.1 and [::1]"},
+	{"FLOW_ALLOWED_ORIGINS", "comma-separated browser origins (https://app.example.com) that may call the HTTP server"},
+	{"FLOW_BROWSER_ARGS", "extra Chromium arguments, each starting with --, e.g. a closed network's host-resolver rules"},
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
 }

@@ -12,12 +12,10 @@ import (
 	"strings"
 	"time"
 
-	mcpserver "github.com/mark3labs/mcp-go/server"
-
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
-	"github.com/selenium-flow/selenium-flow/tools"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -55,24 +53,34 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfg := server.Config{
-		Resources:    setting,
-		ExcludeTools: splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
-		Tokens:       tokens,
-		DataDir:      os.Getenv("FLOW_DATA_DIR"),
-		SeleniumURL:  os.Getenv("SELENIUM_URL"),
-		IdleTimeout:  idle,
-		SecretsFile:  os.Getenv("FLOW_SECRETS"),
+		Resources:      setting,
+		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
+		Tokens:         tokens,
+		DataDir:        os.Getenv("FLOW_DATA_DIR"),
+		SeleniumURL:    os.Getenv("SELENIUM_URL"),
+		IdleTimeout:    idle,
+		Secrets:        secrets.FromEnviron(os.Environ()),
+		BrowserArgs:    browserArgs(os.Getenv("FLOW_BROWSER_ARGS")),
+		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),
+		AllowedOrigins: splitList(os.Getenv("FLOW_ALLOWED_ORIGINS")),
+	}
+	// Secret values in the environment are read once and leave it, so the
+	// chromedriver and browsers the server starts do not inherit them.
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, secrets.EnvPrefix) {
+			_ = os.Unsetenv(name)
+		}
 	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
+	for _, w := range srv.Warnings() {
+		fmt.Fprintln(stderr, "selenium-flow:", w)
+	}
 	defer srv.Close()
 	if *httpAddr == "" {
-		stdio := mcpserver.NewStdioServer(srv.MCP())
-		out, counted := tools.CountProgress(stdout)
-		stdio.SetContextFunc(func(ctx context.Context) context.Context { return counted(srv.StdioContext(ctx)) })
-		return stdio.Listen(ctx, os.Stdin, out)
+		return srv.ServeStdio(ctx, os.Stdin, stdout)
 	}
 	return serveHTTP(ctx, *httpAddr, srv.HTTPHandler(), stderr)
 }
@@ -126,6 +134,19 @@ func parseIdle(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("FLOW_IDLE_TIMEOUT=%q is not a positive duration; use e.g. 15m or 1h", v)
 	}
 	return d, nil
+}
+
+// browserArgs splits FLOW_BROWSER_ARGS into Chromium arguments: each
+// starts with --, and an argument's value may hold spaces and commas
+// (a host-resolver rule such as "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1").
+func browserArgs(s string) []string {
+	var out []string
+	for _, part := range strings.Split(" "+strings.TrimSpace(s), " --") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, "--"+part)
+		}
+	}
+	return out
 }
 
 func splitList(s string) []string {

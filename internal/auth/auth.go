@@ -35,10 +35,16 @@ func Principal(ctx context.Context) string {
 	return Local
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// MaxPrincipalLen is the longest principal name, in bytes, that
+// ValidPrincipal accepts; refusals quote it.
+const MaxPrincipalLen = 64
+
+var validName = regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9._-]{1,%d}$`, MaxPrincipalLen))
 
 // ValidPrincipal reports whether a name can be a principal: it names a
-// folder under FLOW_DATA_DIR, so it is kept to letters, digits, . _ and -.
+// folder under FLOW_DATA_DIR, so it is kept to letters, digits, . _ and -,
+// and is not "." or "..". Every package that keys files by principal
+// checks with this one function.
 func ValidPrincipal(name string) bool {
 	return validName.MatchString(name) && name != "." && name != ".."
 }
@@ -64,11 +70,13 @@ func NewTokens(pairs map[string]string) (*Tokens, error) {
 func (t *Tokens) Add(token, principal string) error { return t.add(token, principal) }
 
 func (t *Tokens) add(token, principal string) error {
+	// Neither field is quoted: with the columns swapped, the "principal"
+	// would be the token, printed to a log.
 	if len(token) < 16 {
-		return fmt.Errorf("a token for %q is shorter than 16 characters; use a long random token (e.g. openssl rand -hex 24)", principal)
+		return fmt.Errorf("the token is shorter than 16 characters; use a long random token (e.g. openssl rand -hex 24), before the principal on its line")
 	}
 	if !ValidPrincipal(principal) {
-		return fmt.Errorf("principal %q is not valid; use letters, digits, dot, underscore and dash (at most 64)", principal)
+		return fmt.Errorf("the principal is not valid; use letters, digits, dot, underscore and dash (at most %d), after the token on its line", MaxPrincipalLen)
 	}
 	t.byDigest[sha256.Sum256([]byte(token))] = principal
 	return nil
@@ -127,8 +135,12 @@ func (t *Tokens) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), Local)))
 			return
 		}
-		auth := r.Header.Get("Authorization")
-		token, ok := strings.CutPrefix(auth, "Bearer ")
+		if len(r.Header.Values("Authorization")) > 1 {
+			http.Error(w, "The request has more than one Authorization header; send exactly one: Authorization: Bearer <token>.", http.StatusBadRequest)
+			return
+		}
+		scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		ok = ok && strings.EqualFold(scheme, "Bearer") // RFC 9110: the scheme is case-insensitive
 		p, known := t.Lookup(strings.TrimSpace(token))
 		if !ok || !known {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="selenium-flow"`)

@@ -13,16 +13,42 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 )
 
+func TestValidPrincipal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"alice", true},
+		{"agent-7", true},
+		{"team.ops_1", true},
+		{"..x", true},
+		{strings.Repeat("p", MaxPrincipalLen), true},
+		{"", false},
+		{".", false},
+		{"..", false},
+		{"a/b", false},
+		{"../etc", false},
+		{"a b", false},
+		{"ü", false},
+		{strings.Repeat("p", MaxPrincipalLen+1), false},
+	} {
+		assert.Check(t, is.Equal(ValidPrincipal(tc.name), tc.want), "%q", tc.name)
+	}
+}
+
 func TestLoadTokens(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
 		name, body, err string
+		leak            string // a field the error must not show
 		want            map[string]string
 	}{
 		{name: "two callers", body: "# tokens\n0123456789abcdef-alice alice\n\n0123456789abcdef-bob   bob\n", want: map[string]string{"0123456789abcdef-alice": "alice", "0123456789abcdef-bob": "bob"}},
-		{name: "short token", body: "short alice\n", err: "line 1: a token for \"alice\" is shorter than 16 characters"},
+		{name: "short token", body: "short alice\n", err: "line 1: the token is shorter than 16 characters"},
+		// Columns swapped: the error must not print the token.
+		{name: "swapped columns", body: "alice 0123456789abcdef-secret\n", err: "line 1: the token is shorter than 16 characters", leak: "0123456789abcdef-secret"},
 		{name: "three fields", body: "0123456789abcdef alice extra\n", err: "line 1: want \"token principal\", found 3 fields"},
-		{name: "bad principal", body: "0123456789abcdef ../etc\n", err: "principal \"../etc\" is not valid"},
+		{name: "bad principal", body: "0123456789abcdef ../etc\n", err: "line 1: the principal is not valid", leak: "0123456789abcdef"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -31,6 +57,9 @@ func TestLoadTokens(t *testing.T) {
 			tok, err := LoadTokens(p)
 			if tc.err != "" {
 				assert.ErrorContains(t, err, tc.err)
+				if tc.leak != "" {
+					assert.Check(t, !strings.Contains(err.Error(), tc.leak), "the error shows a field: %v", err)
+				}
 				return
 			}
 			assert.NilError(t, err)
@@ -52,16 +81,23 @@ func TestMiddleware(t *testing.T) {
 	for _, tc := range []struct {
 		auth, body string
 		code       int
+		second     string // a second Authorization header
 	}{
-		{"", "Authorization: Bearer <token>", 401},
-		{"Bearer nope-nope-nope-nope", "not known", 401},
-		{"Basic abc", "Authorization: Bearer <token>", 401},
-		{"Bearer 0123456789abcdef-alice", "alice", 200},
+		{"", "Authorization: Bearer <token>", 401, ""},
+		{"Bearer nope-nope-nope-nope", "not known", 401, ""},
+		{"Basic abc", "Authorization: Bearer <token>", 401, ""},
+		{"Bearer 0123456789abcdef-alice", "alice", 200, ""},
+		{"bearer 0123456789abcdef-alice", "alice", 200, ""}, // the scheme is case-insensitive
+		{"BEARER  0123456789abcdef-alice ", "alice", 200, ""},
+		{"Bearer 0123456789abcdef-alice", "more than one Authorization header", 400, "Bearer nope-nope-nope-nope"},
 	} {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("POST", "/mcp", nil)
 		if tc.auth != "" {
 			req.Header.Set("Authorization", tc.auth)
+		}
+		if tc.second != "" {
+			req.Header.Add("Authorization", tc.second)
 		}
 		h.ServeHTTP(rec, req)
 		assert.Check(t, is.Equal(rec.Code, tc.code), tc.auth)

@@ -250,9 +250,13 @@ func TestNavigateRefusals(t *testing.T) {
 		assert.Assert(t, err != nil, u)
 		assert.Assert(t, !errors.Is(err, ErrSessionGone))
 	}
-	// Outside names do not resolve (the host resolver rule).
+	// Outside names do not resolve in the tests (the resolver rule given
+	// with WithBrowserArgs); localhost does.
 	err := s.Navigate("http://example.invalid/")
 	assert.ErrorContains(t, err, "navigate: the page could not be loaded (net::ERR_")
+	err = s.Navigate("http://example.com/")
+	assert.ErrorContains(t, err, "navigate: the page could not be loaded (net::ERR_NAME_NOT_RESOLVED)")
+	assert.NilError(t, s.Navigate(localhostPage("/login")))
 }
 
 func TestAlertIsReported(t *testing.T) {

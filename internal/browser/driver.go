@@ -34,7 +34,8 @@ type Driver struct {
 	base    string // endpoint URL without trailing slash; never shown
 	remote  bool
 	timeout time.Duration
-	chrome  string // local browser binary, "" to let chromedriver choose
+	chrome  string   // local browser binary, "" to let chromedriver choose
+	args    []string // extra browser arguments, after the package's own
 
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the chromedriver process has exited
@@ -49,6 +50,7 @@ type config struct {
 	chromedriver string
 	chromium     string
 	timeout      time.Duration
+	browserArgs  []string
 }
 
 // Option configures Start.
@@ -71,6 +73,17 @@ func WithChromium(path string) Option { return func(c *config) { c.chromium = pa
 // default is DefaultHTTPTimeout.
 func WithHTTPTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
+// WithBrowserArgs adds command-line arguments to every Chromium the Driver
+// starts, after the package's own (a later argument of the same name wins).
+// It suits settings of the environment rather than of the product, such as
+// a closed test network's host-resolver rule ("MAP * ~NOTFOUND , EXCLUDE
+// 127.0.0.1"). The
+// arguments are sent to a remote endpoint too. Options given more than once
+// add up.
+func WithBrowserArgs(args ...string) Option {
+	return func(c *config) { c.browserArgs = append(c.browserArgs, args...) }
+}
+
 // Start returns a Driver: the endpoint given by WithSeleniumURL after
 // checking that it is ready, or else a chromedriver started on a free
 // loopback port in its own process group.
@@ -83,7 +96,7 @@ func Start(ctx context.Context, opts ...Option) (*Driver, error) {
 		c.timeout = DefaultHTTPTimeout
 	}
 	installTransport()
-	d := &Driver{timeout: c.timeout, sessions: map[*Session]struct{}{}}
+	d := &Driver{timeout: c.timeout, sessions: map[*Session]struct{}{}, args: append([]string(nil), c.browserArgs...)}
 	if c.seleniumURL != "" {
 		u, err := url.Parse(c.seleniumURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

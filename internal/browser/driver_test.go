@@ -226,6 +226,24 @@ func TestDriverCloseStopsChromium(t *testing.T) {
 	assert.ErrorContains(t, err, "closed")
 }
 
+// TestDefaultsResolveHostNames: a Driver started without options gives
+// Chromium no resolver rules, so host names resolve as the machine
+// resolves them (here localhost, the fixture site's other name).
+func TestDefaultsResolveHostNames(t *testing.T) {
+	needChromedriver(t)
+	ctx := context.Background()
+	d, err := Start(ctx)
+	assert.NilError(t, err)
+	defer d.Close()
+	assert.Check(t, len(d.args) == 0)
+	s, err := d.NewSession(ctx, SessionOptions{})
+	assert.NilError(t, err)
+	assert.NilError(t, s.Navigate(localhostPage("/login")))
+	title, err := s.Title()
+	assert.NilError(t, err)
+	assert.Equal(t, title, "Sign in · Acme")
+}
+
 func TestStartErrors(t *testing.T) {
 	ctx := context.Background()
 	_, err := Start(ctx, WithChromedriver("/nonexistent/chromedriver"))

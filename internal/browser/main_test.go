@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,6 +37,11 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// testResolverRule keeps the tests' browsers off the network: no name but
+// the loopback ones resolves. It is a test setting, given with
+// WithBrowserArgs; the product's browsers resolve names.
+const testResolverRule = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+
 // needChromedriver skips the test when chromedriver or Chromium is not
 // installed, and fails it under CI=true.
 func needChromedriver(t testing.TB) {
@@ -50,7 +56,7 @@ func shared(t testing.TB) *Session {
 	sharedOnce.Do(func() {
 		ctx, cancel := context.WithDeadline(context.Background(), testenv.Deadline(t, time.Minute))
 		defer cancel()
-		sharedDriver, sharedErr = Start(ctx)
+		sharedDriver, sharedErr = Start(ctx, WithBrowserArgs(testResolverRule))
 		if sharedErr != nil {
 			return
 		}
@@ -63,6 +69,12 @@ func shared(t testing.TB) *Session {
 }
 
 func page(path string) string { return site.URL + path }
+
+// localhostPage is a fixture page by the name localhost: another origin
+// than page's 127.0.0.1 on the same server.
+func localhostPage(path string) string {
+	return strings.Replace(site.URL, "127.0.0.1", "localhost", 1) + path
+}
 
 // open navigates the shared session to a fixture page.
 func open(t testing.TB, path string) *Session {

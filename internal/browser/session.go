@@ -48,9 +48,10 @@ type Window struct {
 // DefaultWindow is the window size of a session unless one is given.
 var DefaultWindow = Window{Width: 1280, Height: 800}
 
-// chromiumFlags are given to every Chromium. The host resolver rule keeps
-// Chromium from making name lookups of its own (it makes dozens otherwise);
-// only pages that are asked for are loaded.
+// chromiumFlags are given to every Chromium. Host names resolve as the
+// machine resolves them: a closed network's resolver rules belong to the
+// Driver's WithBrowserArgs, not here. Background networking is off, so
+// Chromium makes few requests of its own.
 var chromiumFlags = []string{
 	"--headless=new",
 	"--no-sandbox",
@@ -62,7 +63,6 @@ var chromiumFlags = []string{
 	"--disable-component-update",
 	"--disable-sync",
 	"--disable-quic",
-	"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 }
 
 // Session is one browser with its own fresh profile. Its methods are safe
@@ -113,6 +113,7 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 	s := &Session{d: d, browser: browser, window: win, newDoc: true}
 	args := append([]string(nil), chromiumFlags...)
 	args = append(args, fmt.Sprintf("--window-size=%d,%d", win.Width, win.Height))
+	args = append(args, d.args...)
 	caps := selenium.Capabilities{
 		"browserName": "chrome",
 		"timeouts":    map[string]int{"implicit": 0, "pageLoad": 30000, "script": 30000},

@@ -12,12 +12,16 @@ package files
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
+	"github.com/selenium-flow/selenium-flow/internal/auth"
 )
 
 // The folders of a box.
@@ -70,10 +74,10 @@ func Open(root string) (*Store, error) {
 }
 
 // For returns the box of principal, creating its folders if needed.
-// Principal names consist of letters, digits, '.', '_' and '-'.
+// The principal is a folder name, so it must pass auth.ValidPrincipal.
 func (s *Store) For(principal string) (*Box, error) {
-	if err := checkPrincipal(principal); err != nil {
-		return nil, err
+	if !auth.ValidPrincipal(principal) {
+		return nil, fmt.Errorf("files: invalid principal name %q: use 1 to %d letters, digits, '.', '_' or '-' (not \".\" or \"..\")", principal, auth.MaxPrincipalLen)
 	}
 	dir := filepath.Join(s.root, principal)
 	for _, f := range Folders {
@@ -91,18 +95,6 @@ func (s *Store) For(principal string) (*Box, error) {
 	return &Box{principal: principal, dir: dir, mu: l}, nil
 }
 
-func checkPrincipal(p string) error {
-	ok := p != "" && p != "." && p != ".." && len(p) <= 128
-	for i := 0; ok && i < len(p); i++ {
-		c := p[i]
-		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
-	}
-	if !ok {
-		return fmt.Errorf("files: invalid principal name %q: use 1 to 128 letters, digits, '.', '_' or '-' (not \".\" or \"..\")", p)
-	}
-	return nil
-}
-
 // Box is the set of files kept for one principal.
 // A Box is safe for concurrent use.
 type Box struct {
@@ -110,9 +102,6 @@ type Box struct {
 	dir       string
 	mu        *sync.Mutex
 }
-
-// Principal returns the name of the principal that owns the box.
-func (b *Box) Principal() string { return b.principal }
 
 // CheckName reports whether name is acceptable as the name of a kept file,
 // with an error that says what is allowed when it is not.
@@ -175,48 +164,21 @@ func (b *Box) Keep(folder, name string, data []byte) (File, error) {
 	defer b.mu.Unlock()
 
 	dir := filepath.Join(b.dir, folder)
-	tmp, err := os.CreateTemp(dir, ".keep-*")
-	if err != nil {
-		return File{}, fmt.Errorf("files: keep %q: cannot create a file: %w", name, clean(err))
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // no-op once linked or renamed away
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return File{}, fmt.Errorf("files: keep %q: %w", name, clean(err))
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return File{}, fmt.Errorf("files: keep %q: cannot write the file: %w", name, clean(err))
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return File{}, fmt.Errorf("files: keep %q: cannot write the file: %w", name, clean(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return File{}, fmt.Errorf("files: keep %q: cannot write the file: %w", name, clean(err))
-	}
-
 	for i := 0; i < 10000; i++ {
 		cand := numbered(name, i)
 		if _, _, err := b.find(cand); err == nil {
 			continue // taken in some folder
 		}
 		final := filepath.Join(dir, cand)
-		// Link does not replace an existing file, so a name taken by another
-		// process in the meantime is not overwritten.
-		err := os.Link(tmpName, final)
-		if errors.Is(err, os.ErrExist) {
+		// Create does not replace an existing file, so a name taken by
+		// another process in the meantime is not overwritten.
+		err := atomicfile.Create(final, data, 0o600)
+		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			// Hard links unsupported on this file system: fall back to a
-			// rename, safe under the box lock.
-			if err = os.Rename(tmpName, final); err != nil {
-				return File{}, fmt.Errorf("files: keep %q: cannot store the file: %w", name, clean(err))
-			}
+			return File{}, keepError(name, err)
 		}
-		syncDir(dir)
 		fi, err := os.Stat(final)
 		if err != nil {
 			return File{}, fmt.Errorf("files: keep %q: %w", name, clean(err))
@@ -224,6 +186,24 @@ func (b *Box) Keep(folder, name string, data []byte) (File, error) {
 		return fileOf(folder, cand, fi), nil
 	}
 	return File{}, fmt.Errorf("files: keep %q: too many files of that name", name)
+}
+
+// keepError says which step of keeping a file failed, with the reason but
+// not the path.
+func keepError(name string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("files: keep %q: %w", name, clean(err))
+	}
+	switch pe.Op {
+	case "create":
+		return fmt.Errorf("files: keep %q: cannot create a file: %w", name, pe.Err)
+	case "link":
+		return fmt.Errorf("files: keep %q: cannot store the file: %w", name, pe.Err)
+	case "chmod":
+		return fmt.Errorf("files: keep %q: %w", name, pe.Err)
+	}
+	return fmt.Errorf("files: keep %q: cannot write the file: %w", name, pe.Err)
 }
 
 // numbered returns name with " (i)" inserted before its extension, or name
@@ -242,13 +222,6 @@ func numbered(name string, i int) string {
 		base = truncateBytes(base, len(base)-over)
 	}
 	return base + suffix + ext
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // List returns every file kept in the box, newest first.

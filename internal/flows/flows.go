@@ -18,6 +18,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 )
 
 // Flow is a flow document, in the shape of flow://schema.
@@ -233,44 +235,12 @@ func (s *Store) Save(principal string, f Flow) (created bool, err error) {
 		return false, fmt.Errorf("cannot store flows: %w", errors.Unwrap(err))
 	}
 	_, statErr := os.Stat(s.file(principal, f.Name))
-	if err := writeAtomic(s.file(principal, f.Name), append(body, '\n')); err != nil {
-		return false, err
+	// The error names no path: the caller must not learn where the server
+	// keeps its data.
+	if err := atomicfile.Write(s.file(principal, f.Name), append(body, '\n'), 0o600); err != nil {
+		return false, fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
 	}
 	return os.IsNotExist(statErr), nil
-}
-
-// writeAtomic writes a file so that a reader, or a crash, sees either the
-// old bytes or the new, never a mix: temp file, fsync, rename, fsync dir.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".flow-*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // ErrNotFound marks a flow that is neither the caller's nor shared.

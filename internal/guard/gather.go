@@ -11,6 +11,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/selenium-flow/selenium-flow/internal/skillsclient"
+	"github.com/selenium-flow/selenium-flow/resources"
 )
 
 // Sources are the clients a gathering reads through: between them they are
@@ -25,6 +28,10 @@ type Sources struct {
 	MirrorInit *mcp.InitializeResult
 	// CallTimeout bounds each request; zero means 30 seconds.
 	CallTimeout time.Duration
+	// Skills calls the Skills extension as Reader; when the server declares
+	// the extension, every skill file it lists and every directory entry is
+	// read too.
+	Skills *skillsclient.Conn
 }
 
 // Corpus is what Gather read.
@@ -61,7 +68,7 @@ func Gather(ctx context.Context, src Sources) (*Corpus, error) {
 		g.timeout = 30 * time.Second
 	}
 	g.instructions()
-	for _, step := range []func(context.Context) error{g.tools, g.resources, g.prompts, g.refusals} {
+	for _, step := range []func(context.Context) error{g.tools, g.resources, g.skills, g.prompts, g.refusals} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
@@ -79,14 +86,30 @@ type gatherer struct {
 // text keeps a body once, under the first place it was read: the mirror
 // gives the same document as the native read.
 func (g *gatherer) text(where, body string, echo ...string) {
-	if strings.TrimSpace(body) == "" || g.bodies[body] {
+	g.add(Text{Where: where, Body: body, Echo: echo})
+}
+
+// published keeps a text served as written: a document's or a skill's.
+func (g *gatherer) published(where, body string, echo ...string) {
+	g.add(Text{Where: where, Body: body, Echo: echo, Published: true})
+}
+
+func (g *gatherer) add(t Text) {
+	if strings.TrimSpace(t.Body) == "" || g.bodies[t.Body] {
 		return
 	}
 	if g.bodies == nil {
 		g.bodies = map[string]bool{}
 	}
-	g.bodies[body] = true
-	g.c.Texts = append(g.c.Texts, Text{Where: where, Body: body, Echo: echo})
+	g.bodies[t.Body] = true
+	g.c.Texts = append(g.c.Texts, t)
+}
+
+// isPublished reports whether a resource is a page served as written: a
+// knowledge document or a skill file, whose title and description come
+// from the page too.
+func isPublished(uri string) bool {
+	return strings.HasPrefix(uri, "knowledge://documents/") || strings.HasPrefix(uri, "skill://")
 }
 
 func (g *gatherer) problem(where, format string, args ...any) {
@@ -180,8 +203,12 @@ func (g *gatherer) resources(ctx context.Context) error {
 	}
 	for _, r := range res.Resources {
 		g.c.Served.Resources = append(g.c.Served.Resources, r.URI)
-		g.text("resource "+r.URI+" title", r.Title)
-		g.text("resource "+r.URI+" description", r.Description)
+		keep := g.text
+		if isPublished(r.URI) {
+			keep = g.published
+		}
+		keep("resource "+r.URI+" title", r.Title)
+		keep("resource "+r.URI+" description", r.Description)
 	}
 	for _, r := range tmpls.ResourceTemplates {
 		u := r.URITemplate.Raw()
@@ -201,7 +228,80 @@ func (g *gatherer) resources(ctx context.Context) error {
 			g.problem("resource "+r.URI, "listed but does not read: %v", err)
 			continue
 		}
-		g.text("resource "+r.URI, body)
+		switch {
+		case isPublished(r.URI):
+			g.published("resource "+r.URI, body)
+		case r.URI == resources.IndexURI:
+			// The index names what is unavailable, and may.
+			g.unavailable(body)
+			g.text("resource "+r.URI, body, g.c.Served.Withdrawn...)
+		default:
+			g.text("resource "+r.URI, body)
+		}
+	}
+	return nil
+}
+
+// unavailable reads what the index says an exclusion took away.
+func (g *gatherer) unavailable(index string) {
+	var idx resources.Index
+	if err := json.Unmarshal([]byte(index), &idx); err != nil {
+		g.problem("resource "+resources.IndexURI, "not the index's JSON: %v", err)
+		return
+	}
+	if u := idx.Unavailable; u != nil {
+		g.c.Served.Excluded, g.c.Served.Withdrawn, g.c.Served.WithdrawnPrompts = u.Tools, u.Resources, u.Prompts
+	}
+}
+
+// skills reads what the Skills extension gives: every skill's front matter
+// and files, and every directory entry's title and description.
+func (g *gatherer) skills(ctx context.Context) error {
+	if g.src.Skills == nil || g.src.ReaderInit == nil {
+		return nil
+	}
+	if _, ok := g.src.ReaderInit.Capabilities.Extensions[skillsclient.Extension]; !ok {
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	skills, _, err := g.src.Skills.List(lctx)
+	if err != nil {
+		return fmt.Errorf("skills/list: %w", err)
+	}
+	dirs := []string{resources.DocumentsDirectory}
+	for _, s := range skills {
+		if d, ok := s.Frontmatter["description"].(string); ok {
+			g.published("skill "+s.URI+" front matter", d)
+		}
+		for _, f := range s.Resources {
+			body, err := g.read(ctx, f.URI)
+			if err != nil {
+				g.problem("skill file "+f.URI, "in the manifest of %s but does not read: %v", s.URI, err)
+				continue
+			}
+			g.published("skill file "+f.URI, body)
+		}
+		dirs = append(dirs, strings.TrimSuffix(s.URI, "/SKILL.md"))
+	}
+	for len(dirs) > 0 {
+		dir := dirs[0]
+		dirs = dirs[1:]
+		children, _, err := g.src.Skills.Directory(lctx, dir)
+		if err != nil {
+			g.problem("directory "+dir, "resources/directory/read: %v", err)
+			continue
+		}
+		for _, r := range children {
+			keep := g.text
+			if r.MIMEType == resources.DirectoryMIMEType {
+				dirs = append(dirs, r.URI)
+			} else if isPublished(r.URI) {
+				keep = g.published
+			}
+			keep("directory entry "+r.URI+" title", r.Title)
+			keep("directory entry "+r.URI+" description", r.Description)
+		}
 	}
 	return nil
 }
@@ -337,7 +437,7 @@ func contentText(c mcp.Content) string {
 func (g *gatherer) refusals(ctx context.Context) error {
 	missing := []string{"knowledge://" + missingValue}
 	for _, t := range g.c.Served.Templates {
-		missing = append(missing, templateVar.ReplaceAllString(t, missingValue))
+		missing = append(missing, resources.ParseTemplate(t).Expand(nil, missingValue))
 	}
 	for _, u := range missing {
 		if _, err := g.read(ctx, u); err != nil {
@@ -426,6 +526,28 @@ func (g *gatherer) call(ctx context.Context, name string, args map[string]any) {
 		where = "refusal of " + where
 	} else {
 		where = "result of " + where
+		if name == "list_resources" && g.listing(where, strings.Join(parts, "\n")) {
+			return
+		}
 	}
 	g.text(where, strings.Join(parts, "\n"), echo...)
+}
+
+// listing keeps a list_resources page entry by entry, so that a document's
+// title and description, served as written, are judged as the document is.
+func (g *gatherer) listing(where, body string) bool {
+	var page resources.MirrorPage
+	if json.Unmarshal([]byte(body), &page) != nil {
+		return false
+	}
+	for _, it := range page.Resources {
+		uri := it.URI + it.URITemplate
+		keep := g.text
+		if isPublished(it.URI) {
+			keep = g.published
+		}
+		keep(where+" "+uri+" title", it.Title)
+		keep(where+" "+uri+" description", it.Description)
+	}
+	return true
 }

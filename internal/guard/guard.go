@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/selenium-flow/selenium-flow/resources"
 )
 
 //go:embed retired.txt
@@ -68,6 +70,11 @@ type Text struct {
 	// Echo are values the caller sent, which a refusal may repeat: the URI
 	// that does not exist is named in the sentence that refuses it.
 	Echo []string
+	// Published texts are pages served as written (knowledge documents,
+	// skill files): they may name a tool the operator excluded, and a
+	// resource withdrawn with it, which the index says are unavailable.
+	// Everything the server composes may not.
+	Published bool
 }
 
 // Served is what the server serves, which every URI, tool name and prompt
@@ -81,6 +88,12 @@ type Served struct {
 	Tools []string
 	// Prompts are the names in prompts/list.
 	Prompts []string
+	// Excluded are the tools the index says this server does not offer
+	// (FLOW_EXCLUDE_TOOLS), and Withdrawn the resources left out with them.
+	Excluded  []string
+	Withdrawn []string
+	// WithdrawnPrompts are the prompts the index says went with them.
+	WithdrawnPrompts []string
 }
 
 // Finding is one problem in one Text.
@@ -135,8 +148,6 @@ var (
 	stepTool = regexp.MustCompile(`"tool"\s*:\s*"([^"]+)"`)
 	// placeholder is a flow parameter used as {{name}}.
 	placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-	// templateVar is one RFC 6570 expression of the kinds the table uses.
-	templateVar = regexp.MustCompile(`\{(\+?)([A-Za-z0-9_]+)\}`)
 )
 
 // xpathFunctions are the XPath 1.0 core functions, which locators call in
@@ -154,15 +165,22 @@ func Check(texts []Text, s Served) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	patterns := make([]*regexp.Regexp, len(s.Templates))
+	templates := make([]resources.Template, len(s.Templates))
 	for i, t := range s.Templates {
-		patterns[i] = templatePattern(t)
+		templates[i] = resources.ParseTemplate(t)
 	}
 	servesURI := func(u string) bool {
 		if slices.Contains(s.Resources, u) || slices.Contains(s.Templates, u) {
 			return true
 		}
-		return slices.ContainsFunc(patterns, func(p *regexp.Regexp) bool { return p.MatchString(u) })
+		return slices.ContainsFunc(templates, func(t resources.Template) bool { _, ok := t.Match(u); return ok })
+	}
+	withdrawn := make([]resources.Template, len(s.Withdrawn))
+	for i, w := range s.Withdrawn {
+		withdrawn[i] = resources.ParseTemplate(w)
+	}
+	wasWithdrawn := func(u string) bool {
+		return slices.Contains(s.Withdrawn, u) || slices.ContainsFunc(withdrawn, func(t resources.Template) bool { _, ok := t.Match(u); return ok })
 	}
 	var out []Finding
 	for _, t := range texts {
@@ -183,11 +201,14 @@ func Check(texts []Text, s Served) ([]Finding, error) {
 		}
 		for _, m := range uriToken.FindAllStringSubmatchIndex(t.Body, -1) {
 			u := strings.TrimRight(t.Body[m[2]:m[3]], ".,;:!?")
-			if !servesURI(u) && !slices.Contains(t.Echo, u) {
+			if !servesURI(u) && !slices.Contains(t.Echo, u) && !(t.Published && wasWithdrawn(u)) {
 				add("uri:"+u, "%s matches no listed resource or template, in %q", u, excerpt(t.Body, m[2:4]))
 			}
 		}
 		for _, n := range names(t.Body) {
+			if t.Published && (slices.Contains(s.Excluded, n.name) || slices.Contains(s.WithdrawnPrompts, n.name)) {
+				continue // the index says this server does not offer it
+			}
 			switch {
 			case n.kind == "tool" && !slices.Contains(s.Tools, n.name):
 				add("tool:"+n.name, "%s is named as a tool but tools/list has no such tool, in %q", n.name, n.context)
@@ -269,26 +290,6 @@ func excerpt(body string, loc []int) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-// templatePattern compiles an RFC 6570 template of the kinds the table
-// serves: {var} stops at a slash, {+var} does not.
-func templatePattern(tmpl string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString("^")
-	last := 0
-	for _, loc := range templateVar.FindAllStringSubmatchIndex(tmpl, -1) {
-		b.WriteString(regexp.QuoteMeta(tmpl[last:loc[0]]))
-		if loc[3] > loc[2] {
-			b.WriteString(".+")
-		} else {
-			b.WriteString("[^/]+")
-		}
-		last = loc[1]
-	}
-	b.WriteString(regexp.QuoteMeta(tmpl[last:]))
-	b.WriteString("$")
-	return regexp.MustCompile(b.String())
-}
 
 // Budget is the number of words a tool description may have.
 const (

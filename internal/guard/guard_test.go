@@ -3,6 +3,7 @@ package guard_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/guard"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/skillsclient"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
@@ -27,44 +29,77 @@ func env(t testing.TB) []string {
 
 // mirrorClient is the client offered the most: VS Code's clientInfo, so the
 // mirror tools, and the Apps extension, so the App tool.
-func mirrorClient(t testing.TB, tr servertest.Transport) *servertest.Client {
+func mirrorClient(t testing.TB, tr servertest.Transport, extra ...string) *servertest.Client {
 	return servertest.Connect(t, tr, servertest.Options{
 		Info:         mcp.Implementation{Name: surface.NoResourceReaders[0], Version: "1.99.0"},
 		Capabilities: apps,
-		Env:          env(t),
+		Env:          append(env(t), extra...),
 	})
 }
 
+// The tool families an operator may leave out with FLOW_EXCLUDE_TOOLS.
+var (
+	flowTools    = "save_flow,run_flow,delete_flow"
+	browserTools = "open_session,close_session,navigate,outline,click,write,press_key,select,wait_for,assert,screenshot,print,upload_file"
+)
+
 // TestGuard reads everything the running server gives an agent, over real
-// clients, and fails on retired vocabulary and on any URI, tool or prompt
-// name the server does not serve.
+// clients — instructions, tools, resources, prompts, the Skills extension's
+// skills and directories, refusals — and fails on retired vocabulary and
+// on any URI, tool or prompt name the server does not serve. It runs with
+// every tool, and with the flow tools and the browser tools excluded:
+// then what the server composes names none of them, and the pages it
+// serves as written may name only what the index says is unavailable.
 func TestGuard(t *testing.T) {
-	reader := servertest.Connect(t, servertest.Stdio, servertest.Options{
-		Info:         mcp.Implementation{Name: "guard-reader", Version: "1"},
-		Capabilities: apps,
-		Env:          env(t),
-	})
-	mirror := mirrorClient(t, servertest.Stdio)
-	c, err := guard.Gather(context.Background(), guard.Sources{
-		Reader: reader, ReaderInit: reader.Init,
-		Mirror: mirror, MirrorInit: mirror.Init,
-	})
-	assert.NilError(t, err)
-	assert.Check(t, reader.Init.Instructions != mirror.Init.Instructions, "a resource-reading client and a mirror client got the same instructions")
-	for _, s := range c.Skipped {
-		t.Logf("not called: %s", s)
-	}
-	t.Logf("checked %d texts against %d resources, %d templates, %d tools, %d prompts",
-		len(c.Texts), len(c.Served.Resources), len(c.Served.Templates), len(c.Served.Tools), len(c.Served.Prompts))
-	findings, err := guard.Check(c.Texts, c.Served)
-	assert.NilError(t, err)
-	for _, f := range c.Problems {
-		t.Error(f)
-	}
-	for _, line := range guard.Summarize(findings) {
-		t.Error(line)
+	for name, exclude := range map[string]string{"all tools": "", "flow tools excluded": flowTools, "browser tools excluded": browserTools} {
+		t.Run(name, func(t *testing.T) {
+			extra := []string{"FLOW_EXCLUDE_TOOLS=" + exclude}
+			reader := servertest.Connect(t, servertest.Stdio, servertest.Options{
+				Info:         mcp.Implementation{Name: "guard-reader", Version: "1"},
+				Capabilities: apps,
+				Env:          append(env(t), extra...),
+			})
+			mirror := mirrorClient(t, servertest.Stdio, extra...)
+			c, err := guard.Gather(context.Background(), guard.Sources{
+				Reader: reader, ReaderInit: reader.Init,
+				Mirror: mirror, MirrorInit: mirror.Init,
+				Skills: &skillsclient.Conn{Client: reader.Client, Info: mcp.Implementation{Name: "guard-reader", Version: "1"}, Capabilities: apps},
+			})
+			assert.NilError(t, err)
+			assert.Check(t, reader.Init.Instructions != mirror.Init.Instructions, "a resource-reading client and a mirror client got the same instructions")
+			for _, s := range c.Skipped {
+				t.Logf("not called: %s", s)
+			}
+			t.Logf("checked %d texts against %d resources, %d templates, %d tools, %d prompts; %d tools excluded",
+				len(c.Texts), len(c.Served.Resources), len(c.Served.Templates), len(c.Served.Tools), len(c.Served.Prompts), len(c.Served.Excluded))
+			if exclude != "" {
+				want := strings.Split(exclude, ",")
+				if exclude == browserTools {
+					// No step is left for a flow, so the flow tools go too.
+					want = append(want, strings.Split(flowTools, ",")...)
+				}
+				assert.Check(t, is.DeepEqual(c.Served.Excluded, sorted(want)), "the index does not say which tools are excluded")
+				for _, n := range want {
+					assert.Check(t, !slices.Contains(c.Served.Tools, n), "%s is excluded but listed", n)
+				}
+			}
+			assert.Check(t, slices.ContainsFunc(c.Texts, func(tx guard.Text) bool {
+				return strings.HasPrefix(tx.Where, "skill file skill://selenium-flow/references/")
+			}),
+				"the skill's references were not read through the extension")
+			findings, err := guard.Check(c.Texts, c.Served)
+			assert.NilError(t, err)
+			for _, f := range c.Problems {
+				t.Error(f)
+			}
+			for _, line := range guard.Summarize(findings) {
+				t.Error(line)
+			}
+		})
 	}
 }
+
+func sorted(s []string) []string { return slices.Sorted(slices.Values(s)) }
 
 // TestToolDescriptionBudget: every tool description, as the running server
 // lists it to the client offered the most, is 40–120 words.

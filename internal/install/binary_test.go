@@ -2,6 +2,8 @@ package install_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,32 +16,37 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/install"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/skillsclient"
 )
 
-// served reads every concrete skill:// resource the way a client does,
-// through mcp-go's client, from the server in process (the binary's
-// transports are internal/server's TestSmoke).
+// served reads every file of every skill the way a client does, through
+// mcp-go's client, from the server in process (the binary's transports are
+// internal/server's TestSmoke): skills/list (the Skills extension) for the
+// manifest, resources/read for each file, which must match the manifest's
+// digest and size.
 func served(t *testing.T) map[string]string {
 	t.Helper()
 	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
 	ctx := servertest.Context(t)
-	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	skills, _, err := skillsclient.Conn{Client: c.Client}.List(ctx)
 	assert.NilError(t, err)
 	out := map[string]string{}
-	for _, r := range list.Resources {
-		if !strings.HasPrefix(r.URI, "skill://") {
-			continue
+	for _, s := range skills {
+		for _, f := range s.Resources {
+			req := mcp.ReadResourceRequest{}
+			req.Params.URI = f.URI
+			res, err := c.ReadResource(ctx, req)
+			assert.NilError(t, err, "reading %s", f.URI)
+			assert.Assert(t, is.Len(res.Contents, 1))
+			text, ok := res.Contents[0].(mcp.TextResourceContents)
+			assert.Assert(t, ok, "%s is not text", f.URI)
+			sum := sha256.Sum256([]byte(text.Text))
+			assert.Check(t, is.Equal(f.Digest, "sha256:"+hex.EncodeToString(sum[:])), f.URI)
+			assert.Check(t, is.Equal(f.Size, int64(len(text.Text))), f.URI)
+			out[f.URI] = text.Text
 		}
-		req := mcp.ReadResourceRequest{}
-		req.Params.URI = r.URI
-		res, err := c.ReadResource(ctx, req)
-		assert.NilError(t, err, "reading %s", r.URI)
-		assert.Assert(t, is.Len(res.Contents, 1))
-		text, ok := res.Contents[0].(mcp.TextResourceContents)
-		assert.Assert(t, ok, "%s is not text", r.URI)
-		out[r.URI] = text.Text
 	}
-	assert.Assert(t, len(out) > 1, "the server lists no skill files")
+	assert.Assert(t, len(out) > 1, "the server serves no skill files")
 	assert.Check(t, is.Contains(keys(out), "skill://selenium-flow/references/base.md"), "the shared base page is not a reference")
 	return out
 }
@@ -69,7 +76,8 @@ func runInstall(t *testing.T, home, dir string, args ...string) (string, error) 
 
 // TestInstalledBytesAreServedBytes installs for each client preset, in the
 // personal and the project directory, and for --dir, and compares every
-// installed file with what skill://… serves.
+// installed file with what the Skills extension lists and skill://…
+// serves: the same files, byte for byte.
 func TestInstalledBytesAreServedBytes(t *testing.T) {
 	want := served(t)
 	type target struct {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
 
@@ -152,7 +153,7 @@ func Install(dir string, files []File, opts ...Option) ([]Result, error) {
 		if results[i].Action != WouldWrite {
 			continue
 		}
-		if err := writeAtomic(results[i].Path, f.Body); err != nil {
+		if err := writeFile(results[i].Path, f.Body); err != nil {
 			return results[:i], err
 		}
 		results[i].Action = Written
@@ -160,34 +161,24 @@ func Install(dir string, files []File, opts ...Option) ([]Result, error) {
 	return results, nil
 }
 
-// writeAtomic writes data to a temporary file beside path and renames it
-// into place, so a reader never sees half a file.
-func writeAtomic(p string, data []byte) error {
+// writeFile puts data at p by way of atomicfile, creating p's directory
+// first, so a reader never sees half a file. Its errors say which step
+// failed, in Install's words, with the file system's reason.
+func writeFile(p string, data []byte) error {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	err := atomicfile.Write(p, data, 0o644)
+	var pe *fs.PathError
+	if err == nil || !errors.As(err, &pe) {
+		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", p, err)
+	switch pe.Op {
+	case "create":
+		return fmt.Errorf("cannot write in %s: %w", dir, pe.Err)
+	case "rename":
+		return fmt.Errorf("cannot put %s in place: %w", p, pe.Err)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", p, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", p, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %w", p, err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return fmt.Errorf("cannot put %s in place: %w", p, err)
-	}
-	return nil
+	return fmt.Errorf("cannot write %s: %w", p, pe.Err)
 }

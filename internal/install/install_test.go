@@ -11,6 +11,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/internal/install"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
@@ -162,7 +163,7 @@ func TestInstall(t *testing.T) {
 			}
 			assert.NilError(t, err)
 			assert.Equal(t, string(have), tc.after)
-			leftovers, _ := filepath.Glob(filepath.Join(dir, "demo", ".*.tmp-*"))
+			leftovers, _ := filepath.Glob(filepath.Join(dir, "demo", atomicfile.TempPrefix+"*"))
 			assert.Check(t, is.Len(leftovers, 0), "temporary files left behind")
 		})
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 )
 
 // Trees are the directories under docs/ that the manual owns entirely:
@@ -75,7 +77,10 @@ func Write(docs string, files map[string][]byte) error {
 		if have, err := os.ReadFile(p); err == nil && bytes.Equal(have, files[name]) {
 			continue
 		}
-		if err := writeAtomic(p, files[name]); err != nil {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(p, files[name], 0o644); err != nil {
 			return err
 		}
 	}
@@ -147,29 +152,6 @@ func removeEmptyDirs(root string) error {
 		}
 	}
 	return nil
-}
-
-func writeAtomic(p string, data []byte) error {
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
 }
 
 // StaleError says the manual on disk is not what the server generates.

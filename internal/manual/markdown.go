@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	gtext "github.com/yuin/goldmark/text"
 )
 
 // header is the first line of every generated Markdown page.
@@ -65,6 +67,10 @@ func codeLink(label, dest string) string { return "[" + code(label) + "](" + des
 // slug is the id a heading gets, by the rule goldmark's auto heading IDs
 // and GitHub both follow for ASCII headings: letters and digits lower-cased,
 // spaces, hyphens and underscores to hyphens, everything else dropped.
+// The generator needs it to link to a heading on a page that is not
+// rendered yet; it does not know about the suffixes of repeated headings,
+// so it is only for headings that are unique on their page. HeadingIDs,
+// which reads goldmark's own ids, is what the tests check it against.
 func slug(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.TrimSpace(heading) {
@@ -224,37 +230,24 @@ func Links(md string) []string {
 	return out
 }
 
-// HeadingIDs are the ids a page's ATX headings get, in order, with the
-// "-1", "-2" suffixes goldmark and GitHub give a repeated heading.
+// HeadingIDs are the ids goldmark gives a page's headings, in order, as
+// the HTML site renders them, "-1", "-2" suffixes on repeats included.
+// They are read from goldmark's own parse rather than worked out again,
+// so a link check can never disagree with the pages it checks.
 func HeadingIDs(md string) []string {
+	src := []byte(md)
+	doc := markdown.Parser().Parse(gtext.NewReader(src))
 	var ids []string
-	seen := map[string]int{}
-	var fence string
-	for _, line := range strings.Split(md, "\n") {
-		if m := fenceLine.FindStringSubmatch(line); m != nil {
-			switch {
-			case fence == "":
-				fence = m[1][:3]
-			case strings.HasPrefix(m[1], fence):
-				fence = ""
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := n.(*ast.Heading); !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		if id, ok := n.AttributeString("id"); ok {
+			if b, ok := id.([]byte); ok {
+				ids = append(ids, string(b))
 			}
-			continue
 		}
-		h, ok := strings.CutPrefix(line, "#")
-		if fence != "" || !ok {
-			continue
-		}
-		if h = strings.TrimLeft(h, "#"); !strings.HasPrefix(h, " ") {
-			continue
-		}
-		id := slug(h)
-		if n, dup := seen[id]; dup {
-			seen[id] = n + 1
-			id += "-" + strconv.Itoa(n+1)
-		} else {
-			seen[id] = 0
-		}
-		ids = append(ids, id)
-	}
+		return ast.WalkSkipChildren, nil
+	})
 	return ids
 }

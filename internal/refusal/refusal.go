@@ -3,13 +3,13 @@
 // wrong and the call that would work.
 //
 // Handlers return errors as values; the server's middleware turns them into
-// results with Result, so no refusal ever reaches the wire as a JSON-RPC
-// "Error executing tool".
+// results with its Scrubber's Result, so no refusal ever reaches the wire
+// as a JSON-RPC "Error executing tool", and no server address or path
+// reaches a client in one.
 package refusal
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -37,72 +37,73 @@ func (e *Error) Error() string {
 // New returns a refusal: what was wrong and what to do instead.
 func New(what, next string) error { return &Error{What: what, Next: next} }
 
-// Newf formats what was wrong; next is said after it.
-func Newf(next, format string, args ...any) error {
-	return &Error{What: fmt.Sprintf(format, args...), Next: next}
+// Scrubber removes what a client must never see from the sentences it
+// is sent: the server's own addresses and folders (the WebDriver endpoint,
+// the Grid, the data folder), socket URLs and absolute server paths. The
+// server owns one and hands it to the packages that learn such addresses;
+// page URLs the caller navigated to are the caller's own and stay.
+type Scrubber struct {
+	mu     sync.RWMutex
+	values []string // longest first, so a URL goes before its own host:port
 }
 
-// Result turns any error into an isError tool result with a clean sentence.
-func Result(err error) *mcp.CallToolResult {
-	return mcp.NewToolResultError(Text(err))
+// NewScrubber returns a scrubber that hides values (see Hide).
+func NewScrubber(values ...string) *Scrubber {
+	s := &Scrubber{}
+	s.Hide(values...)
+	return s
 }
 
-// Text is the sentence a client sees for err: internal addresses and server
-// paths are scrubbed, whatever produced the error.
-func Text(err error) string {
-	if err == nil {
-		return ""
-	}
-	return Scrub(err.Error())
-}
-
-var (
-	// Devtools and other socket URLs are never the caller's business.
-	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
-	path   = regexp.MustCompile(`(?:^|[\s"'(=])(/(?:tmp|var|home|root|usr|etc|opt|run|proc|work|srv|mnt|private)(?:/[^\s"',):]*)?)`)
-)
-
-// hidden are the server's own addresses and folders, registered by the
-// packages that learn them (the WebDriver endpoint, the Grid, the data
-// folder). Page URLs the caller navigated to are the caller's own and stay.
-var hidden struct {
-	sync.RWMutex
-	values []string
-}
-
-// Hide registers values no refusal may show: a URL is hidden with its
-// host:port too, so "127.0.0.1:9515" goes as well as the whole URL.
-func Hide(values ...string) {
-	hidden.Lock()
-	defer hidden.Unlock()
+// Hide adds values no sentence may show: a URL is hidden with its
+// host:port too, so "127.0.0.1:9515" goes as well as the whole URL. A
+// driver started later adds its endpoint here; Hide is safe to call while
+// requests are served.
+func (s *Scrubber) Hide(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, v := range values {
 		v = strings.TrimRight(strings.TrimSpace(v), "/")
-		if len(v) < 4 || slices.Contains(hidden.values, v) {
+		if len(v) < 4 || slices.Contains(s.values, v) {
 			continue
 		}
-		hidden.values = append(hidden.values, v)
-		if u, err := url.Parse(v); err == nil && u.Host != "" && !slices.Contains(hidden.values, u.Host) {
-			hidden.values = append(hidden.values, u.Host)
+		s.values = append(s.values, v)
+		if u, err := url.Parse(v); err == nil && u.Host != "" && !slices.Contains(s.values, u.Host) {
+			s.values = append(s.values, u.Host)
 		}
 	}
-	// Longest first, so a URL goes before its own host:port.
-	slices.SortFunc(hidden.values, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(s.values, func(a, b string) int { return len(b) - len(a) })
 }
 
-// Scrub removes the server's registered addresses and folders, socket URLs
-// and absolute server paths from a message. It is the last line of
-// defence; packages write clean errors first.
-func Scrub(s string) string {
-	hidden.RLock()
-	for _, v := range hidden.values {
-		repl := "[internal address]"
-		if strings.HasPrefix(v, "/") {
-			repl = "[server path]"
+// Scrub removes the hidden values, socket URLs and absolute server paths
+// from a message. It is the last line of defence; packages write clean
+// errors first. A nil Scrubber still removes sockets and paths.
+func (s *Scrubber) Scrub(msg string) string {
+	if s != nil {
+		s.mu.RLock()
+		for _, v := range s.values {
+			repl := "[internal address]"
+			if strings.HasPrefix(v, "/") {
+				repl = "[server path]"
+			}
+			msg = strings.ReplaceAll(msg, v, repl)
 		}
-		s = strings.ReplaceAll(s, v, repl)
+		s.mu.RUnlock()
 	}
-	hidden.RUnlock()
-	s = socket.ReplaceAllString(s, "[internal address]")
+	msg = socket.ReplaceAllString(msg, "[internal address]")
+	// Paths are looked for between URLs only: a caller's page URL keeps
+	// its path and query as the caller wrote them.
+	var b strings.Builder
+	last := 0
+	for _, loc := range anyURL.FindAllStringIndex(msg, -1) {
+		b.WriteString(scrubPaths(msg[last:loc[0]]))
+		b.WriteString(msg[loc[0]:loc[1]])
+		last = loc[1]
+	}
+	b.WriteString(scrubPaths(msg[last:]))
+	return b.String()
+}
+
+func scrubPaths(s string) string {
 	return path.ReplaceAllStringFunc(s, func(m string) string {
 		lead := ""
 		if len(m) > 0 && m[0] != '/' {
@@ -111,6 +112,38 @@ func Scrub(s string) string {
 		return lead + "[server path]"
 	})
 }
+
+// Text is the sentence a client sees for err, scrubbed.
+func (s *Scrubber) Text(err error) string {
+	if err == nil {
+		return ""
+	}
+	return s.Scrub(err.Error())
+}
+
+// Result turns any error into an isError tool result with a scrubbed
+// sentence.
+func (s *Scrubber) Result(err error) *mcp.CallToolResult {
+	return mcp.NewToolResultError(s.Text(err))
+}
+
+var (
+	// Devtools and other socket URLs are never the caller's business.
+	socket = regexp.MustCompile(`(?i)\bwss?://[^\s"']+`)
+	// anyURL is a URL with a scheme and an authority.
+	anyURL = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
+	// path is an absolute path of two or more segments under a folder a
+	// machine's root holds (the FHS ones, and those macOS and containers
+	// add) that does not sit inside a URL: "/srv/data/x", "open:/home/u/f",
+	// "[/var/lib/y]". A JSON pointer such as /steps/0/tool and a caller's
+	// page path such as /login stay; the server's own folders (its data,
+	// temporary, home and working folders) are hidden by value besides.
+	path = regexp.MustCompile(`(?:^|[\s"'(=:,;\[{<])(/(?:` + rootFolders + `)(?:/[^\s"',;:)\]}>]*)+)`)
+)
+
+// rootFolders are the top-level folders of Linux (FHS), macOS and common
+// container images.
+const rootFolders = `bin|boot|dev|etc|home|lib|lib32|lib64|libx32|media|mnt|nix|opt|proc|root|run|sbin|snap|srv|sys|tmp|usr|var|work|workspace|workspaces|data|app|apps|builds|private|Users|Volumes|Library|System|Applications|cores`
 
 // Is reports whether err is a refusal made by this package.
 func Is(err error) bool {

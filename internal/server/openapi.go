@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -93,9 +92,6 @@ type securityScheme struct {
 	Description string `json:"description"`
 }
 
-var reserved = regexp.MustCompile(`\{\+([A-Za-z0-9_]+)\}`)
-var pathVar = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)
-
 // OpenAPI builds the read API's document from table entries; version is
 // the server's version.
 func OpenAPI(entries []resources.Entry, version string) ([]byte, error) {
@@ -135,10 +131,17 @@ func OpenAPI(entries []resources.Entry, version string) ([]byte, error) {
 			Content: map[string]mediaType{"application/json": {Schema: map[string]any{"type": "object"}}}}},
 	}}
 	for _, e := range entries {
-		if e.Hidden {
-			continue
+		if e.Hidden || e.Unlisted {
+			continue // an unlisted entry is read through its template's path
 		}
-		uri := reserved.ReplaceAllString(e.URI, "{$1}")
+		tmpl := resources.ParseTemplate(e.URI)
+		// OpenAPI path templates have one kind of variable: {+path} is
+		// written {path}.
+		vars := map[string]string{}
+		for _, v := range tmpl.Vars() {
+			vars[v] = "{" + v + "}"
+		}
+		uri := tmpl.Expand(vars, "")
 		p := ReadPrefix + uri
 		if _, dup := doc.Paths[p]; dup {
 			return nil, fmt.Errorf("two resources give the read path %s", p)
@@ -157,14 +160,14 @@ func OpenAPI(entries []resources.Entry, version string) ([]byte, error) {
 			},
 		}
 		item := pathItem{Get: op}
-		for _, m := range pathVar.FindAllStringSubmatch(uri, -1) {
+		for _, name := range tmpl.Vars() {
 			schema := map[string]any{"type": "string"}
-			if vals := e.Values[m[1]]; len(vals) > 0 {
+			if vals := e.Values[name]; len(vals) > 0 {
 				schema["enum"] = slices.Clone(vals)
 			}
 			item.Parameters = append(item.Parameters, parameter{
-				Name: m[1], In: "path", Required: true, Schema: schema,
-				Description: fmt.Sprintf("The %s variable of %s.", m[1], e.URI),
+				Name: name, In: "path", Required: true, Schema: schema,
+				Description: fmt.Sprintf("The %s variable of %s.", name, e.URI),
 			})
 		}
 		doc.Paths[p] = item

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
 	"github.com/selenium-flow/selenium-flow/resources"
 )
@@ -82,11 +81,7 @@ func (s *Server) serveRead(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := s.table.Read(ctx, uri)
 	if err != nil {
-		status := http.StatusInternalServerError
-		if resources.IsNotFound(err) {
-			status = http.StatusNotFound
-		}
-		http.Error(w, refusal.Text(err), status)
+		http.Error(w, s.scrub.Text(err), statusOf(err))
 		return
 	}
 	body := []byte(c.Text)
@@ -122,7 +117,7 @@ func (s *Server) refuseHidden(r *http.Request, uri string) error {
 func (s *Server) serveOpenAPI(w http.ResponseWriter, _ *http.Request) {
 	doc, err := s.OpenAPI()
 	if err != nil {
-		http.Error(w, "the OpenAPI document could not be built: "+refusal.Text(err), http.StatusInternalServerError)
+		http.Error(w, "the OpenAPI document could not be built: "+s.scrub.Text(err), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

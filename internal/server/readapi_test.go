@@ -98,11 +98,6 @@ func TestReadAPIAuth(t *testing.T) {
 func TestReadAPIHidden(t *testing.T) {
 	srv := servertest.New(t, server.Config{})
 	const ui = "ui://selenium-flow/component"
-	if _, ok := srv.Table().Lookup(ui); !ok {
-		srv.Table().Bind("ui.shell", func(context.Context, string, map[string]string) (resources.Content, error) {
-			return resources.Content{Text: "<html></html>"}, nil
-		})
-	}
 	e, ok := srv.Table().Lookup(ui)
 	assert.Assert(t, ok && e.Hidden, "%s is not a hidden entry of the table", ui)
 	hs := servertest.ServeHTTP(t, srv)
@@ -161,13 +156,19 @@ func TestOpenAPI(t *testing.T) {
 		}
 		uri, ok := strings.CutPrefix(p, server.ReadPrefix)
 		assert.Assert(t, ok, "%s is not a read path", p)
-		assert.Check(t, is.Equal(item.Get.Resource, uri), "%s names another resource", p)
+		// A {+var} is written {var} in an OpenAPI path.
+		tmpl := resources.ParseTemplate(item.Get.Resource)
+		vars := map[string]string{}
+		for _, v := range tmpl.Vars() {
+			vars[v] = "{" + v + "}"
+		}
+		assert.Check(t, is.Equal(tmpl.Expand(vars, ""), uri), "%s names another resource", p)
 		assert.Check(t, !ids[item.Get.OperationID], "operationId %s twice", item.Get.OperationID)
 		ids[item.Get.OperationID] = true
 		for _, prm := range item.Parameters {
 			assert.Check(t, prm.In == "path" && prm.Required && strings.Contains(uri, "{"+prm.Name+"}"), "%s: parameter %s", p, prm.Name)
 		}
-		seen[uri] = true
+		seen[item.Get.Resource] = true
 	}
 	for _, uri := range want {
 		assert.Check(t, seen[uri], "the OpenAPI document has no read path for %s", uri)

@@ -1,12 +1,16 @@
-// Package server wires selenium-flow together: the resource table, the tool
-// families, the per-caller decisions of internal/client, and the stdio and
-// Streamable HTTP transports.
+// Package server wires selenium-flow together: it opens the stores, builds
+// the tool families and the resource table (with every runtime reader,
+// readers.go), puts every tool behind one middleware chain that tools/call
+// and flow steps share, decides per request which surface a caller gets
+// (internal/surface), and serves the stdio and Streamable HTTP transports
+// (with run_flow's progress delivery, progress.go) and the HTTP read API.
 package server
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"os"
@@ -14,19 +18,20 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
-	"github.com/selenium-flow/selenium-flow/internal/ui"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -56,9 +61,24 @@ type Config struct {
 	// IdleTimeout closes a caller's browser nobody used for this long
 	// (FLOW_IDLE_TIMEOUT); sessions.DefaultIdleTimeout when zero.
 	IdleTimeout time.Duration
-	// SecretsFile is the FLOW_SECRETS file of "principal name site value"
-	// lines; no secrets when empty.
-	SecretsFile string
+	// AllowedHosts are the Host names the HTTP server answers for besides
+	// the loopback names (FLOW_ALLOWED_HOSTS); a server reached on a
+	// non-loopback address with none set answers for any (tokens guard it).
+	AllowedHosts []string
+	// AllowedOrigins are the browser origins, e.g. https://app.example.com,
+	// that may call the HTTP server besides its own (FLOW_ALLOWED_ORIGINS).
+	AllowedOrigins []string
+	// BrowserArgs are extra Chromium command-line arguments for every
+	// browser the server opens (FLOW_BROWSER_ARGS): a closed network's
+	// host-resolver rules, a proxy. None by default: a user's browser
+	// resolves localhost, intranet and public names.
+	BrowserArgs []string
+	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
+	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
+	Secrets secrets.Sources
+	// TableOptions, when set, adjusts the resource table's configuration
+	// before it is built (tests serve one without skills, or small pages).
+	TableOptions func(*resources.Config)
 }
 
 // DefaultDataDir is the user's data directory for selenium-flow:
@@ -82,9 +102,18 @@ type Server struct {
 	tools    []tools.Tool
 	secrets  *secrets.Store
 	sessions *sessions.Manager
+	scrub    *refusal.Scrubber
+	warnings []error
+
+	httpOnce sync.Once
+	http     http.Handler
+	stream   *mcpserver.StreamableHTTPServer // shut down by Close
+	registry registry                        // transport sessions, for the layer (extension.go)
 }
 
-// New builds the server.
+// New builds the server: the stores first, then the tools and every
+// runtime reader, then the resource table, complete, and last the MCP
+// server that serves them. Nothing is bound or set after New returns.
 func New(cfg Config) (*Server, error) {
 	if cfg.DataDir == "" {
 		d, err := DefaultDataDir()
@@ -93,53 +122,82 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.DataDir = d
 	}
-	// The server's own places never reach a caller, whatever error names them.
-	refusal.Hide(cfg.DataDir, cfg.SeleniumURL)
+	// The server's own places never reach a caller, whatever error names
+	// them; the session manager adds each driver's endpoint.
+	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
+	configured := cfg.ExcludeTools
+	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
 	if err != nil {
 		return nil, fmt.Errorf("the data folder (FLOW_DATA_DIR) cannot hold kept files: %w", err)
 	}
-	sec, err := secrets.Load(cfg.SecretsFile)
+	// A broken secret configuration does not stop the server: it is
+	// reported (Warnings), and a caller who types a secret is told the
+	// configuration is broken instead of seeing the connection close.
+	sec, secErr := secrets.Load(cfg.Secrets)
+	schema, err := flowSchema(cfg.ExcludeTools)
+	if err != nil {
+		return nil, err
+	}
+	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), schema)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
 		cfg:      cfg,
-		table:    resources.New(resources.WithExcludedTools(cfg.ExcludeTools...)),
 		secrets:  sec,
-		sessions: sessions.New(store, sessions.WithSeleniumURL(cfg.SeleniumURL), sessions.WithIdleTimeout(cfg.IdleTimeout)),
+		scrub:    scrub,
+		warnings: slices.DeleteFunc([]error{secErr}, func(e error) bool { return e == nil }),
+		sessions: sessions.New(store,
+			sessions.WithSeleniumURL(cfg.SeleniumURL),
+			sessions.WithIdleTimeout(cfg.IdleTimeout),
+			sessions.WithScrubber(scrub),
+			sessions.WithDriverOptions(browser.WithBrowserArgs(cfg.BrowserArgs...))),
 	}
-	s.sessions.Bind(s.table)
-	s.secrets.Bind(s.table)
-	s.table.Filter(func(ctx context.Context, c resources.Content) resources.Content {
-		c.Text = s.secrets.Redact(auth.Principal(ctx), c.Text)
-		return c
-	})
-	schema, ok := s.table.Lookup("flow://schema")
-	if !ok {
-		return nil, fmt.Errorf("the resource table has no flow://schema")
+	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
+
+	// An excluded page tool is out of flows too: a flow runs only what a
+	// caller could call, through the same middleware a call goes through.
+	browser := tools.Browser(s.sessions, sec)
+	page := slices.DeleteFunc(slices.Clone(browser), excluded)
+	steps := map[string]mcpserver.ToolHandlerFunc{}
+	for _, t := range page {
+		steps[t.Def.Name] = s.handle(t.Handler)
 	}
-	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), []byte(schema.Body))
+	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor)
+
+	rt := runtime{sessions: s.sessions, secrets: sec, flows: flowStore}
+	tableCfg := resources.Config{
+		Readers:       rt.readers(),
+		Completers:    rt.completers(),
+		Filter:        s.redactContent,
+		ExcludedTools: cfg.ExcludeTools,
+		// The prompts whose text names an excluded tool (offeredPrompts).
+		WithdrawnPrompts: withdrawnPrompts(prompts.Prompts(), cfg.ExcludeTools),
+	}
+	if cfg.TableOptions != nil {
+		cfg.TableOptions(&tableCfg)
+	}
+	s.table, err = resources.New(tableCfg)
+	if err == nil {
+		err = checkExclusions(configured, browser, flowTools, tools.Resources(s.table), tools.Show(s.table))
+	}
 	if err != nil {
+		s.sessions.Shutdown() // its idle reaper runs from sessions.New on
 		return nil, err
 	}
-	// An excluded page tool is out of flows too: a flow runs only what a
-	// caller could call.
-	page := slices.DeleteFunc(tools.Browser(s.sessions, s.secrets), func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
-	flowTools, prompts := tools.Flows(flowStore, s.secrets, page)
-	prompts.Bind(s.table)
-	s.table.Bind("ui.shell", func(context.Context, string, map[string]string) (resources.Content, error) {
-		return resources.Content{Text: string(ui.Shell)}, nil
-	})
-	s.tools = s.collectTools(page, flowTools, tools.Show(s.table))
+	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
+		s.tools = append(s.tools, slices.DeleteFunc(family, excluded)...)
+	}
 
 	hooks := &mcpserver.Hooks{}
 	s.table.ListHooks(hooks)
+	s.registry.hooks(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
-		r.Instructions = Instructions(s.caller(ctx))
+		r.Instructions = s.instructions(s.caller(ctx))
 	})
 	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, r *mcp.DiscoverResult) {
-		r.Instructions = Instructions(s.caller(ctx))
+		r.Instructions = s.instructions(s.caller(ctx))
 	})
 	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, r *mcp.ListResourcesResult) {
 		if !s.caller(ctx).HasApps() {
@@ -152,9 +210,9 @@ func New(cfg Config) (*Server, error) {
 		r.Tools = slices.DeleteFunc(r.Tools, func(t mcp.Tool) bool { return s.offered(ctx, t.Name) != nil })
 	})
 
-	s.mcp = mcpserver.NewMCPServer(Name, Version,
-		mcpserver.WithTitle("Selenium Flow"),
-		mcpserver.WithDescription("A knowledge base and real browsers for agents: sessions, saved flows replayed without a model, kept files and secrets the model never sees."),
+	opts := []mcpserver.ServerOption{
+		mcpserver.WithTitle(Title),
+		mcpserver.WithDescription(About),
 		mcpserver.WithResourceCapabilities(false, false),
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithCompletions(),
@@ -163,28 +221,63 @@ func New(cfg Config) (*Server, error) {
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
 		mcpserver.WithHooks(hooks),
-		mcpserver.WithInstructions(Instructions(surface.Caller{})),
-		mcpserver.WithToolHandlerMiddleware(s.redactSecrets),
-		mcpserver.WithToolHandlerMiddleware(refusals),
-		mcpserver.WithToolHandlerMiddleware(s.onlyOffered),
-	)
+		mcpserver.WithInstructions(s.instructions(surface.Caller{})),
+		mcpserver.WithToolHandlerMiddleware(s.handle),
+	}
+	if s.table.HasSkills() {
+		opts = append(opts, mcpserver.WithExtensions(skillsCapability()))
+	}
+	s.mcp = mcpserver.NewMCPServer(Name, Version, opts...)
 	s.table.Register(s.mcp)
-	s.mcp.AddTools(tools.ServerTools(s.tools)...)
-	s.mcp.AddPrompts(prompts.Prompts()...)
+	served := make([]mcpserver.ServerTool, len(s.tools))
+	for i, t := range s.tools {
+		served[i] = mcpserver.ServerTool{Tool: t.Def, Handler: t.Handler}
+	}
+	s.mcp.AddTools(served...)
+	s.mcp.AddPrompts(s.offeredPrompts(prompts.Prompts())...)
 	return s, nil
 }
 
-// collectTools gathers every family, minus the excluded tools.
-func (s *Server) collectTools(families ...[]tools.Tool) []tools.Tool {
-	all := tools.Resources(s.table)
-	for _, f := range families {
-		all = append(all, f...)
+// ownFolders are the process's temporary, home and working folders, which
+// no refusal may show wherever they are. A folder of one segment (/tmp,
+// /root) is left to the scrubber's path rule: hidden by value it would cut
+// pieces out of a caller's URLs.
+func ownFolders() []string {
+	var out []string
+	for _, f := range []func() (string, error){func() (string, error) { return os.TempDir(), nil }, os.UserHomeDir, os.Getwd} {
+		if dir, err := f(); err == nil && strings.Count(strings.TrimRight(dir, "/"), "/") >= 2 {
+			out = append(out, dir)
+		}
 	}
-	return slices.DeleteFunc(all, func(t tools.Tool) bool { return s.table.Excluded(t.Def.Name) })
+	return out
 }
 
+// flowSchema is flow://schema's document, which the flow store validates
+// with; it is read from the generated entries because the table that
+// serves it is built after the store.
+func flowSchema(excluded []string) ([]byte, error) {
+	for _, e := range resources.Generated() {
+		if e.URI == resources.FlowSchemaURI {
+			return resources.FlowSchema([]byte(e.Body), excluded)
+		}
+	}
+	return nil, fmt.Errorf("the resource table has no flow://schema")
+}
+
+// Warnings are what is wrong with the configuration without stopping the
+// server (a secret source that does not load); cmd prints them at start.
+// They name files and lines, never a value.
+func (s *Server) Warnings() []error { return slices.Clone(s.warnings) }
+
 // Close ends every browser session and the WebDriver endpoint.
-func (s *Server) Close() { s.sessions.Shutdown() }
+func (s *Server) Close() {
+	if s.stream != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = s.stream.Shutdown(ctx)
+		cancel()
+	}
+	s.sessions.Shutdown()
+}
 
 // Sessions returns the browser session manager.
 func (s *Server) Sessions() *sessions.Manager { return s.sessions }
@@ -224,6 +317,16 @@ func (s *Server) offered(ctx context.Context, name string) error {
 	return nil
 }
 
+// handle puts a tool handler behind the middleware every call goes
+// through, in this order from the outside in: secrets redacted from what
+// the client will see, errors and panics made into scrubbed isError
+// results, and tools the caller is not offered refused. It is the MCP
+// server's one tool middleware, and flow steps are wrapped with it, so
+// tools/call and a step reach a handler only this way.
+func (s *Server) handle(h mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+	return s.redactSecrets(s.refusals(s.onlyOffered(h)))
+}
+
 // onlyOffered refuses a call to a tool the caller is not offered, with the
 // sentence that says what to use instead. tools/list leaves such tools out
 // (see the AfterListTools hook); a refusal beats a bare "tool not found".
@@ -238,23 +341,23 @@ func (s *Server) onlyOffered(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandl
 
 // refusals turns every error and panic of a tool handler into an isError
 // result with a clean sentence, so nothing reaches the client as a
-// transport error.
-func refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+// transport error, and a panicking flow step is one failed step.
+func (s *Server) refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				debug.PrintStack()
-				res, err = refusal.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
+				res, err = s.scrub.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
 			}
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
-			return refusal.Result(err), nil
+			return s.scrub.Result(err), nil
 		}
 		if res != nil && res.IsError {
 			for i, c := range res.Content {
 				if t, ok := c.(mcp.TextContent); ok {
-					t.Text = refusal.Scrub(t.Text)
+					t.Text = s.scrub.Scrub(t.Text)
 					res.Content[i] = t
 				}
 			}
@@ -295,21 +398,11 @@ func (s *Server) redactSecrets(next mcpserver.ToolHandlerFunc) mcpserver.ToolHan
 	}
 }
 
-// Instructions are what a client is told on initialize: how to start, by
-// the surface it has.
-func Instructions(c surface.Caller) string {
-	var b strings.Builder
-	b.WriteString("selenium-flow gives you a knowledge base and real browsers. ")
-	if c.ReadsResources() {
-		b.WriteString("Start by reading the resource knowledge://index, then skill://selenium-flow/SKILL.md; they route you to the documents and skill references you need. ")
-	} else {
-		b.WriteString("Your client does not let you read resources directly, so use the mirror tools: call read_resource with uri knowledge://index first, then read_resource with uri skill://selenium-flow/SKILL.md; list_resources lists every other URI. ")
-	}
-	b.WriteString("To drive a page: open_session, then outline to see its controls and their locators, then click, write, select, press_key, wait_for and assert. ")
-	b.WriteString("Once a sequence works, save it with save_flow (the shape is flow://schema) and replay it with run_flow instead of repeating the calls. ")
-	b.WriteString("Type credentials with write(secret=name), never as text; secret://secrets lists the names. ")
-	b.WriteString("Every refusal says what was wrong and which call would work.")
-	return b.String()
+// redactContent is the table's filter: what any resource read returns is
+// redacted of the caller's secrets like a tool result.
+func (s *Server) redactContent(ctx context.Context, c resources.Content) resources.Content {
+	c.Text = s.secrets.Redact(auth.Principal(ctx), c.Text)
+	return c
 }
 
 // HTTPHandler serves Streamable HTTP at /mcp. Each request's ?resources=
@@ -317,19 +410,29 @@ func Instructions(c surface.Caller) string {
 // neither on, off nor auto is refused before the MCP layer sees it. The
 // read API (GET /resources/{uri}, /openapi.json; readapi.go) shares the mux.
 func (s *Server) HTTPHandler() http.Handler {
+	s.httpOnce.Do(func() { s.http = s.buildHTTP() })
+	return s.http
+}
+
+// buildHTTP makes the HTTP handler, once: its Streamable HTTP server keeps
+// a session sweeper running until Close.
+func (s *Server) buildHTTP() http.Handler {
+	owned := newTransportSessions(SessionIdleTTL)
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
-		mcpserver.WithStateful(true),
+		mcpserver.WithSessionIdManagerResolver(owned),
+		mcpserver.WithSessionIdleTTL(SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := surface.SettingFromRequest(r)
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
+	s.stream = stream
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", checkSetting(tools.TrackProgress(stream)))
+	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.cfg.Tokens.Middleware(keepURIPaths(mux))
+	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -345,14 +448,9 @@ func checkSetting(next http.Handler) http.Handler {
 // serveFile serves one of the caller's kept files, the link the file
 // resources name.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	box, err := s.sessions.Files(auth.Principal(r.Context()))
+	data, f, err := s.sessions.ReadKept(r.Context(), auth.Principal(r.Context()), r.PathValue("name"))
 	if err != nil {
-		http.Error(w, refusal.Text(err), http.StatusInternalServerError)
-		return
-	}
-	data, f, err := box.Read(r.PathValue("name"))
-	if err != nil {
-		http.Error(w, refusal.Text(err), http.StatusNotFound)
+		http.Error(w, s.scrub.Text(err), statusOf(err))
 		return
 	}
 	w.Header().Set("Content-Type", f.MimeType)
@@ -365,4 +463,19 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 // server-wide setting is the caller's explicit one.
 func (s *Server) StdioContext(ctx context.Context) context.Context {
 	return surface.WithSetting(ctx, s.cfg.Resources)
+}
+
+// ServeStdio serves MCP on in and out until ctx ends or in closes, as the
+// local principal.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	stdio := mcpserver.NewStdioServer(s.mcp)
+	counted, withCount := countProgress(out)
+	layer := s.stdio(in, counted)
+	defer layer.stop()
+	stdio.SetContextFunc(func(ctx context.Context) context.Context {
+		ctx = withCount(s.StdioContext(ctx))
+		layer.base(ctx)
+		return ctx
+	})
+	return stdio.Listen(ctx, layer, layer)
 }

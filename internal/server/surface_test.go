@@ -17,6 +17,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/resources"
 )
 
 func listResources(t *testing.T, c *servertest.Client) []mcp.Resource {
@@ -109,21 +110,39 @@ func TestPublishedBytes(t *testing.T) {
 }
 
 // TestLinksResolve: every link in every skill and document resolves, by
-// ordinary URI reference rules, to a URI the server answers.
+// ordinary URI reference rules, to a URI the server answers: a listed
+// resource, or one a listed template matches (a skill's references are
+// reached from its SKILL.md). Links are followed from the listed pages
+// to the pages they reach.
 func TestLinksResolve(t *testing.T) {
 	c := servertest.InProcess(t, servertest.New(t, server.Config{}), servertest.Options{})
 	served := map[string]bool{}
+	var queue []string
 	for _, r := range listResources(t, c) {
 		served[r.URI] = true
+		if r.MIMEType == "text/markdown" {
+			queue = append(queue, r.URI)
+		}
 	}
+	var tmpls []resources.Template
+	for _, tm := range listTemplates(t, c) {
+		tmpls = append(tmpls, resources.ParseTemplate(tm.URITemplate.Raw()))
+	}
+	answers := func(u string) bool {
+		return served[u] || slices.ContainsFunc(tmpls, func(tm resources.Template) bool { _, ok := tm.Match(u); return ok })
+	}
+	visited := map[string]bool{}
 	checked := 0
-	for _, r := range listResources(t, c) {
-		if r.MIMEType != "text/markdown" {
+	for len(queue) > 0 {
+		uri := queue[0]
+		queue = queue[1:]
+		if visited[uri] {
 			continue
 		}
-		base, err := url.Parse(r.URI)
+		visited[uri] = true
+		base, err := url.Parse(uri)
 		assert.NilError(t, err)
-		src := []byte(readText(t, c, r.URI))
+		src := []byte(readText(t, c, uri))
 		doc := goldmark.New().Parser().Parse(text.NewReader(src))
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			l, ok := n.(*ast.Link)
@@ -134,15 +153,16 @@ func TestLinksResolve(t *testing.T) {
 			assert.NilError(t, err)
 			target := base.ResolveReference(ref)
 			target.Fragment = ""
-			if !served[target.String()] {
-				t.Errorf("%s links %q, which resolves to %s: not listed", r.URI, l.Destination, target)
-			} else {
-				readText(t, c, target.String())
+			if !answers(target.String()) {
+				t.Errorf("%s links %q, which resolves to %s: neither listed nor matched by a listed template", uri, l.Destination, target)
+			} else if readText(t, c, target.String()); target.Scheme == "skill" || strings.HasPrefix(target.String(), "knowledge://documents/") {
+				queue = append(queue, target.String())
 			}
 			checked++
 			return ast.WalkContinue, nil
 		})
 	}
+	assert.Check(t, visited["skill://selenium-flow/references/FLOWS.md"], "the references were not reached from SKILL.md")
 	assert.Assert(t, checked > 20, "only %d links checked", checked)
 }
 

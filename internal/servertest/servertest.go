@@ -230,8 +230,13 @@ func Command(t testing.TB, env []string, args ...string) *exec.Cmd {
 // baseEnv is the test's environment with a data folder of its own and no
 // Selenium Grid, so a test never touches the user's data or a developer's
 // Grid; later entries win.
+// ClosedNetwork are the Chromium arguments every test browser gets: no
+// name but the loopback ones resolves, so a test makes no outside DNS
+// look-up. A test setting, never the product's default.
+var ClosedNetwork = []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"}
+
 func baseEnv(t testing.TB) []string {
-	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=")
+	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
 }
 
 // Server is a running selenium-flow process serving HTTP.
@@ -416,6 +421,9 @@ func New(t testing.TB, cfg server.Config) *server.Server {
 	if cfg.DataDir == "" {
 		cfg.DataDir = t.TempDir()
 	}
+	if cfg.BrowserArgs == nil {
+		cfg.BrowserArgs = ClosedNetwork
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
@@ -487,8 +495,7 @@ func InProcess(t testing.TB, srv *server.Server, o Options) *Client {
 	if len(o.Args)+len(o.Env)+len(o.Headers) > 0 || o.Query != "" {
 		t.Fatal("an in-process client takes no Args, Env, Headers or Query: put the setting in server.Config")
 	}
-	tp := &contextTransport{InProcessTransport: transport.NewInProcessTransport(srv.MCP()), with: srv.StdioContext}
-	c := client.NewClient(tp, clientOptions(t, o)...)
+	c := client.NewClient(wireNotifications{srv.InProcess()}, clientOptions(t, o)...)
 	t.Cleanup(func() { _ = c.Close() })
 	if err := c.Start(Context(t)); err != nil {
 		t.Fatal(err)
@@ -496,32 +503,19 @@ func InProcess(t testing.TB, srv *server.Server, o Options) *Client {
 	return &Client{Client: c, Init: initialize(t, c, o), stderr: logged}
 }
 
-// contextTransport is the in-process transport with a context function,
-// as the stdio server has one.
-type contextTransport struct {
-	*transport.InProcessTransport
-	with func(context.Context) context.Context
-}
-
-func (c *contextTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return c.InProcessTransport.SendRequest(c.with(ctx), req)
-}
-
-// SetNotificationHandler hands notifications on as the wire would: the
+// wireNotifications hands notifications on as the wire would: the
 // in-process session passes Go values (an int stays an int), a client
 // over stdio or HTTP decodes JSON (numbers are float64).
-func (c *contextTransport) SetNotificationHandler(handler func(mcp.JSONRPCNotification)) {
-	c.InProcessTransport.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
+type wireNotifications struct{ transport.Interface }
+
+func (w wireNotifications) SetNotificationHandler(handler func(mcp.JSONRPCNotification)) {
+	w.Interface.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
 		var wire mcp.JSONRPCNotification
 		if b, err := json.Marshal(n); err == nil && json.Unmarshal(b, &wire) == nil {
 			n = wire
 		}
 		handler(n)
 	})
-}
-
-func (c *contextTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
-	return c.InProcessTransport.SendNotification(c.with(ctx), n)
 }
 
 // HTTPServer is an in-process server's HTTP handler behind httptest.

@@ -38,6 +38,8 @@ type Manager struct {
 	sessions map[string]*Session
 	stop     chan struct{}
 	stopped  sync.Once
+
+	scrub *refusal.Scrubber // learns each driver's endpoint
 }
 
 // Option configures a Manager.
@@ -60,6 +62,12 @@ func WithSeleniumURL(u string) Option {
 	}
 }
 
+// WithScrubber hands the manager the server's scrubber, which learns the
+// endpoint of every driver the manager starts so that no refusal shows it.
+func WithScrubber(sc *refusal.Scrubber) Option {
+	return func(m *Manager) { m.scrub = sc }
+}
+
 // WithIdleTimeout sets how long an unused session lives.
 func WithIdleTimeout(d time.Duration) Option {
 	return func(m *Manager) {
@@ -77,6 +85,9 @@ func New(store *files.Store, opts ...Option) *Manager {
 	for _, o := range opts {
 		o(m)
 	}
+	if m.scrub == nil {
+		m.scrub = refusal.NewScrubber()
+	}
 	go m.reap()
 	return m
 }
@@ -90,6 +101,7 @@ type Session struct {
 	driver   *browser.Driver // the endpoint the session runs on
 	mu       sync.Mutex
 	lastUsed time.Time
+	busy     int             // calls running on it now; the idle reaper leaves it alone
 	kept     map[string]bool // downloads already copied into kept files
 }
 
@@ -118,7 +130,7 @@ func (m *Manager) startDriver(ctx context.Context) (*browser.Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", err)
 	}
-	refusal.Hide(d.Endpoint())
+	m.scrub.Hide(d.Endpoint())
 	m.driver = d
 	return d, nil
 }
@@ -158,7 +170,7 @@ func (m *Manager) newSession(ctx context.Context, opts browser.SessionOptions) (
 		m.driverMu.Unlock()
 		return nil, nil, openErr(err)
 	}
-	refusal.Hide(fresh.Endpoint())
+	m.scrub.Hide(fresh.Endpoint())
 	if bs, ferr = fresh.NewSession(ctx, opts); ferr != nil {
 		m.driverMu.Unlock()
 		_ = fresh.Close()
@@ -234,17 +246,38 @@ func (m *Manager) Open(ctx context.Context, principal string, opts browser.Sessi
 // ErrNoSession is the refusal for a page tool called with no open browser.
 var ErrNoSession = refusal.New("No browser session is open for you.", "Call open_session (optionally with url) first; session://current shows the session's state.")
 
-// Get returns the caller's session and marks it used. A session whose
-// driver died is dropped, so the next open_session starts fresh.
-func (m *Manager) Get(principal string) (*Session, error) {
+// Do runs fn on the caller's session and marks it used; with no session
+// open it refuses with ErrNoSession. When fn fails because the browser no
+// longer answers, the session is dropped, so the next open_session starts
+// a fresh one: handlers need not know how a session dies.
+func (m *Manager) Do(principal string, fn func(*Session) error) error {
 	m.mu.Lock()
 	s := m.sessions[principal]
 	m.mu.Unlock()
 	if s == nil {
-		return nil, ErrNoSession
+		return ErrNoSession
 	}
-	s.touch(m.now())
-	return s, nil
+	s.mu.Lock()
+	s.busy++
+	s.lastUsed = m.now()
+	s.mu.Unlock()
+	err := fn(s)
+	// A long call (a wait of minutes) counts as use until it ends, so the
+	// idle timer starts from its end, not from its start.
+	s.mu.Lock()
+	s.busy--
+	s.lastUsed = m.now()
+	s.mu.Unlock()
+	m.gone(principal, s, err)
+	return err
+}
+
+// idleSince reports when the session was last used, and false while a
+// call is running on it.
+func (s *Session) idleSince() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUsed, s.busy == 0
 }
 
 // Peek returns the caller's session without marking it used.
@@ -254,14 +287,18 @@ func (m *Manager) Peek(principal string) *Session {
 	return m.sessions[principal]
 }
 
-// Gone drops a session whose browser no longer answers.
-func (m *Manager) Gone(principal string, err error) {
+// gone drops the caller's session s when err says its browser no longer
+// answers; a session another call has replaced meanwhile stays.
+func (m *Manager) gone(principal string, s *Session, err error) {
 	if !errors.Is(err, browser.ErrSessionGone) {
 		return
 	}
 	m.mu.Lock()
-	s := m.sessions[principal]
-	delete(m.sessions, principal)
+	if m.sessions[principal] == s {
+		delete(m.sessions, principal)
+	} else {
+		s = nil
+	}
 	m.mu.Unlock()
 	if s != nil {
 		_ = s.Session.Close()
@@ -323,9 +360,6 @@ func (m *Manager) KeepDownloads(ctx context.Context, s *Session) ([]files.File, 
 	return kept, nil
 }
 
-// IdleTimeout is how long an unused session lives.
-func (m *Manager) IdleTimeout() time.Duration { return m.idle }
-
 // Remote reports whether sessions run on a remote endpoint (a Grid).
 func (m *Manager) Remote() bool {
 	if m.grid {
@@ -355,7 +389,7 @@ func (m *Manager) closeIdle() {
 	m.mu.Lock()
 	var idle []*Session
 	for p, s := range m.sessions {
-		if now.Sub(s.LastUsed()) >= m.idle {
+		if last, free := s.idleSince(); free && now.Sub(last) >= m.idle {
 			idle = append(idle, s)
 			delete(m.sessions, p)
 		}

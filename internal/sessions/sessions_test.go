@@ -58,10 +58,9 @@ func TestDeadDriverIsReplaced(t *testing.T) {
 
 	assert.NilError(t, syscall.Kill(-old[0], syscall.SIGKILL))
 	testenv.Eventually(t, "the killed chromedriver to go", func() bool { return syscall.Kill(old[0], 0) != nil })
-	_, err = a.Outline(nil)
+	err = m.Do("alice", func(s *sessions.Session) error { _, err := s.Outline(nil); return err })
 	assert.Assert(t, errors.Is(err, browser.ErrSessionGone), "%v", err)
-	m.Gone("alice", err)
-	_, err = m.Get("alice")
+	err = m.Do("alice", func(*sessions.Session) error { return nil })
 	assert.Check(t, is.ErrorContains(err, "open_session"))
 
 	// Both callers open at once: one fresh driver serves them.
@@ -90,9 +89,8 @@ func TestDeadDriverIsReplaced(t *testing.T) {
 
 	// bob's session was on the dead driver: it fails, is dropped, and his
 	// next Open gets a browser on the live one.
-	err = b.Navigate(site + "/login")
+	err = m.Do("bob", func(s *sessions.Session) error { return s.Navigate(site + "/login") })
 	assert.Assert(t, errors.Is(err, browser.ErrSessionGone), "%v", err)
-	m.Gone("bob", err)
 	b, reopened, err = m.Open(ctx, "bob", browser.SessionOptions{})
 	assert.NilError(t, err)
 	assert.Check(t, !reopened)

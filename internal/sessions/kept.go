@@ -3,16 +3,12 @@ package sessions
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
-	"github.com/selenium-flow/selenium-flow/resources"
 )
 
 // Current is session://current.
@@ -75,15 +71,6 @@ func item(f files.File) FileItem {
 	return FileItem{Name: f.Name, Folder: f.Folder, Size: f.Size, MIMEType: f.MimeType, URI: FileURI(f.Name), Link: FileLink(f.Name), Modified: f.Modified.UTC().Format(time.RFC3339)}
 }
 
-// Bind attaches the session and file readers to the table.
-func (m *Manager) Bind(t *resources.Table) {
-	t.Bind("session.current", m.readCurrent)
-	t.Bind("session.files", m.readFiles)
-	t.Bind("session.folder", m.readFolder)
-	t.Bind("session.file", m.readFile)
-	t.BindCompleter("session.file", m.completeFile)
-}
-
 // Describe is the caller's session as session://current shows it.
 func (m *Manager) Describe(principal string) Current {
 	c := Current{Principal: principal, Session: principal, State: "closed", Endpoint: "local chromedriver", IdleTimeout: m.idle.String()}
@@ -110,28 +97,25 @@ func (m *Manager) Describe(principal string) Current {
 	return c
 }
 
-func (m *Manager) readCurrent(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-	return resources.JSON(m.Describe(auth.Principal(ctx)))
-}
-
 // box returns the caller's files after keeping any finished downloads of
 // an open session, so a download shows up where the caller looks for it.
-func (m *Manager) box(ctx context.Context) (*files.Box, error) {
-	p := auth.Principal(ctx)
-	if s := m.Peek(p); s != nil {
+func (m *Manager) box(ctx context.Context, principal string) (*files.Box, error) {
+	if s := m.Peek(principal); s != nil {
 		_, _ = m.KeepDownloads(ctx, s)
 	}
-	return m.files.For(p)
+	return m.files.For(principal)
 }
 
-func (m *Manager) readFiles(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-	box, err := m.box(ctx)
+// ListFiles is session://files: every kept file of the caller, with the
+// folders that hold them.
+func (m *Manager) ListFiles(ctx context.Context, principal string) (FileList, error) {
+	box, err := m.box(ctx, principal)
 	if err != nil {
-		return resources.Content{}, err
+		return FileList{}, err
 	}
 	all, err := box.List()
 	if err != nil {
-		return resources.Content{}, err
+		return FileList{}, err
 	}
 	out := FileList{Files: []FileItem{}}
 	for _, f := range all {
@@ -150,66 +134,51 @@ func (m *Manager) readFiles(ctx context.Context, _ string, _ map[string]string) 
 		}
 		out.Folders = append(out.Folders, fi)
 	}
-	return resources.JSON(out)
+	return out, nil
 }
 
-func (m *Manager) readFolder(ctx context.Context, uri string, _ map[string]string) (resources.Content, error) {
-	folder := strings.TrimPrefix(uri, "session://files/")
+// ListFolder is session://files/screenshots or session://files/downloads.
+func (m *Manager) ListFolder(ctx context.Context, principal, folder string) (Folder, error) {
 	// Only the downloads folder waits for the browser's downloads: the
 	// wait is up to seconds when there are none.
-	box, err := m.files.For(auth.Principal(ctx))
+	box, err := m.files.For(principal)
 	if folder == files.Downloads {
-		box, err = m.box(ctx)
+		box, err = m.box(ctx, principal)
 	}
 	if err != nil {
-		return resources.Content{}, err
+		return Folder{}, err
 	}
 	fs, err := box.ListFolder(folder)
 	if err != nil {
-		return resources.Content{}, err
+		return Folder{}, err
 	}
-	out := Folder{Folder: folder, URI: uri, Files: []FileItem{}}
+	out := Folder{Folder: folder, URI: "session://files/" + folder, Files: []FileItem{}}
 	for _, f := range fs {
 		out.Files = append(out.Files, item(f))
 	}
-	return resources.JSON(out)
+	return out, nil
 }
 
-func (m *Manager) readFile(ctx context.Context, uri string, vars map[string]string) (resources.Content, error) {
-	name, err := url.PathUnescape(vars["name"])
+// ReadKept reads one of the caller's kept files by name. A file already
+// kept is read at once; only a miss waits for the browser's downloads,
+// which may hold it.
+func (m *Manager) ReadKept(ctx context.Context, principal, name string) ([]byte, files.File, error) {
+	box, err := m.files.For(principal)
 	if err != nil {
-		return resources.Content{}, fmt.Errorf("%s is not a file URI; file names are percent-encoded in session://files/{name}", uri)
-	}
-	// A file already kept is read at once; only a miss waits for the
-	// browser's downloads, which may hold it.
-	box, err := m.files.For(auth.Principal(ctx))
-	if err != nil {
-		return resources.Content{}, err
+		return nil, files.File{}, err
 	}
 	data, f, err := box.Read(name)
 	if errors.Is(err, files.ErrNotFound) {
-		if box, err = m.box(ctx); err == nil {
+		if box, err = m.box(ctx, principal); err == nil {
 			data, f, err = box.Read(name)
 		}
 	}
-	if err != nil {
-		return resources.Content{}, err
-	}
-	c := resources.Content{MIMEType: f.MimeType, Link: FileLink(f.Name)}
-	if isText(f.MimeType) {
-		c.Text = string(data)
-	} else {
-		c.Blob = data
-	}
-	return c, nil
+	return data, f, err
 }
 
-func isText(mime string) bool {
-	return strings.HasPrefix(mime, "text/") || mime == "application/json" || strings.HasSuffix(mime, "+json") || strings.HasSuffix(mime, "+xml")
-}
-
-func (m *Manager) completeFile(ctx context.Context, _, _ string) ([]string, error) {
-	box, err := m.files.For(auth.Principal(ctx))
+// KeptNames lists the names of the caller's kept files, for completion.
+func (m *Manager) KeptNames(principal string) ([]string, error) {
+	box, err := m.files.For(principal)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,108 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/flows"
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
+)
+
+// FlowPrompts are the build_flow and repair_flow prompts and the flow
+// resources, which share the flow family's store.
+type FlowPrompts struct{ f *flowTools }
+
+// Prompts returns the prompts with their handlers.
+func (p *FlowPrompts) Prompts() []server.ServerPrompt {
+	return []server.ServerPrompt{
+		{
+			Prompt: mcp.NewPrompt("build_flow",
+				mcp.WithPromptTitle("Build a Flow"),
+				mcp.WithPromptDescription("Work out a browser task once with the page tools, then save it as a replayable flow."),
+				mcp.WithArgument("goal", mcp.RequiredArgument(), mcp.ArgumentDescription("what the flow should do, e.g. sign in and download this month's invoice")),
+			),
+			Handler: p.buildFlow,
+		},
+		{
+			Prompt: mcp.NewPrompt("repair_flow",
+				mcp.WithPromptTitle("Repair a Flow"),
+				mcp.WithPromptDescription("Fix a saved flow whose run failed: find the failing step, look at the page, correct the document and save it."),
+				mcp.WithArgument("flow", mcp.RequiredArgument(), mcp.ArgumentDescription("the flow's name, from flow://flows")),
+			),
+			Handler: p.repairFlow,
+		},
+	}
+}
+
+func userMessage(text string) *mcp.GetPromptResult {
+	return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(text)}}}
+}
+
+func (p *FlowPrompts) buildFlow(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	goal := strings.TrimSpace(req.Params.Arguments["goal"])
+	if goal == "" {
+		return nil, refusal.New("build_flow needs a goal.", "Pass goal, e.g. \"sign in and download this month's invoice\".")
+	}
+	r := userMessage(fmt.Sprintf(`Build a replayable browser flow for this goal: %s
+
+1. Read flow://schema for the document's shape and skill://selenium-flow/references/FLOWS.md for how flows are written.
+2. Call open_session (with url), then outline, and carry out the goal one step at a time with navigate, click, write, select, press_key and wait_for, copying locators from outline. Type passwords with write(secret=name); secret://secrets lists the names.
+3. After each step that matters, check it with assert, so the saved flow proves its own success.
+4. When the goal is reached, call save_flow with a document whose steps are exactly the calls that worked. Turn values that change between runs into parameters and use them as {{name}}.
+5. Run it once with run_flow to confirm it replays.`, goal))
+	r.Description = "Build a flow for: " + goal
+	return r, nil
+}
+
+func (p *FlowPrompts) repairFlow(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	name := strings.TrimSpace(req.Params.Arguments["flow"])
+	if name == "" {
+		return nil, refusal.New("repair_flow needs the flow's name.", "Pass flow, a name from flow://flows.")
+	}
+	principal := auth.Principal(ctx)
+	flow, owner, err := p.f.store.Get(principal, name)
+	if err != nil {
+		return nil, err
+	}
+	doc, _ := json.MarshalIndent(flow, "", "  ")
+	p.f.mu.Lock()
+	rep, failed := p.f.last[principal+"/"+name]
+	p.f.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Repair the saved flow %s (%s).\n\n", name, flows.URI(name))
+	if failed {
+		fmt.Fprintf(&b, "Its last run stopped: %s\n\n", rep.Failed)
+	} else {
+		b.WriteString("It has no failed run recorded on this server yet: run it with run_flow first to see which step fails.\n\n")
+	}
+	fmt.Fprintf(&b, "The document:\n```json\n%s\n```\n\n", doc)
+	b.WriteString("1. Run the steps before the failing one (or run_flow and let it stop), then call outline to see the page as it is now.\n")
+	b.WriteString("2. Find why the step fails: a changed label or text, a missing wait_for before it, or a page that moved. Prefer label and role locators over css.\n")
+	b.WriteString("3. Correct only what is wrong, keep the rest, and call save_flow with the whole corrected document; then run_flow again to confirm.\n")
+	if owner != principal {
+		fmt.Fprintf(&b, "\nThe flow is shared by %s and only they can change it: save your corrected copy under a new name.\n", owner)
+	}
+	r := userMessage(b.String())
+	r.Description = "Repair the flow " + name
+	return r, nil
+}
+
+// CompletePromptArgument completes repair_flow's flow argument from the
+// caller's flows.
+func (p *FlowPrompts) CompletePromptArgument(ctx context.Context, prompt string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	vals := []string{}
+	if prompt == "repair_flow" && arg.Name == "flow" {
+		for _, n := range p.f.store.Names(auth.Principal(ctx)) {
+			if strings.HasPrefix(n, arg.Value) {
+				vals = append(vals, n)
+			}
+		}
+	}
+	return &mcp.Completion{Values: vals, Total: len(vals)}, nil
+}
