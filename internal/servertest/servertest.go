@@ -227,14 +227,14 @@ func Command(t testing.TB, env []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// baseEnv is the test's environment with a data folder of its own and no
-// Selenium Grid, so a test never touches the user's data or a developer's
-// Grid; later entries win.
 // ClosedNetwork are the Chromium arguments every test browser gets: no
 // name but the loopback ones resolves, so a test makes no outside DNS
 // look-up. A test setting, never the product's default.
 var ClosedNetwork = []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"}
 
+// baseEnv is the test's environment with a data folder of its own, no
+// Selenium Grid and the closed network, so a test never touches the
+// user's data, a developer's Grid or the outside world; later entries win.
 func baseEnv(t testing.TB) []string {
 	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
 }
