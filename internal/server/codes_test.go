@@ -15,6 +15,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/internal/skillsclient"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
 // keptFiles gives the local caller a download whose name has a space,
@@ -152,7 +153,7 @@ func TestExcludeUnknownTool(t *testing.T) {
 // TestReadResourceArgument: the mirror says an argument of the wrong type
 // is not a string, and a missing one is required.
 func TestReadResourceArgument(t *testing.T) {
-	c := servertest.Connect(t, servertest.Stdio, servertest.Options{Args: []string{"--resources", "off"}})
+	c := servertest.InProcess(t, servertest.New(t, server.Config{Resources: surface.Off}), servertest.Options{})
 	res := servertest.Call(t, c, "read_resource", map[string]any{"uri": 42})
 	assert.Check(t, res.IsError)
 	assert.Check(t, is.Contains(servertest.Text(res), `The argument "uri" of read_resource is a number, not a string.`))

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"os/exec"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,14 +9,13 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // TestIdleReaperSparesARunningCall: a call that outlasts the idle timeout
 // (a long wait_for) keeps its session; the timer starts when it ends.
 func TestIdleReaperSparesARunningCall(t *testing.T) {
-	if _, err := exec.LookPath("chromedriver"); err != nil {
-		t.Skip("chromedriver is not on PATH")
-	}
+	testenv.NeedBrowser(t)
 	store, err := files.Open(t.TempDir())
 	assert.NilError(t, err)
 	// The manager's own reaper goroutine reads the clock too.
