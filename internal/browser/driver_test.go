@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,37 +23,10 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
-// groupProcesses returns the live (not zombie) processes in a process group.
-func groupProcesses(pgid int) []int {
-	var pids []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, st := range stats {
-		b, err := os.ReadFile(st)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may contain spaces.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid {
-			pid, _ := strconv.Atoi(strings.Fields(s)[0])
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 func waitGroupGone(t *testing.T, pgid int) {
 	t.Helper()
-	if !testenv.Poll(testenv.Deadline(t, time.Minute), func() bool { return len(groupProcesses(pgid)) == 0 }) {
-		t.Fatalf("processes %v of group %d are still running", groupProcesses(pgid), pgid)
+	if !testenv.Poll(testenv.Deadline(t, time.Minute), func() bool { return len(testenv.GroupProcesses(pgid)) == 0 }) {
+		t.Fatalf("processes %v of group %d are still running", testenv.GroupProcesses(pgid), pgid)
 	}
 }
 
@@ -160,7 +132,7 @@ func TestDriverDeathErrorHygiene(t *testing.T) {
 		assert.NilError(t, s.Navigate(page("/login")))
 		assert.NilError(t, s.Write(Locator{Label: "Password"}, secret, false))
 		var killed []int
-		for _, pid := range groupProcesses(pgid) {
+		for _, pid := range testenv.GroupProcesses(pgid) {
 			if pid != pgid {
 				syscall.Kill(pid, syscall.SIGKILL)
 				killed = append(killed, pid)
@@ -168,7 +140,7 @@ func TestDriverDeathErrorHygiene(t *testing.T) {
 		}
 		assert.Assert(t, len(killed) > 0, "no browser processes found")
 		testenv.Eventually(t, "the browser processes to die", func() bool {
-			return slices.Equal(groupProcesses(pgid), []int{pgid})
+			return slices.Equal(testenv.GroupProcesses(pgid), []int{pgid})
 		})
 		afterDeath(t, d, s, secret)
 		tmp := s.tmpDir
@@ -211,7 +183,7 @@ func TestDriverCloseStopsChromium(t *testing.T) {
 	assert.NilError(t, err)
 	assert.NilError(t, s.Navigate(page("/article")))
 	pgid := d.cmd.Process.Pid
-	procs := groupProcesses(pgid)
+	procs := testenv.GroupProcesses(pgid)
 	assert.Assert(t, len(procs) > 2, "expected chromedriver and Chromium processes in the group, got %v", procs)
 	tmp := s.tmpDir
 

@@ -225,6 +225,21 @@ func (p Process) String() string { return fmt.Sprintf("%s (pid %d)", p.Name, p.P
 func Children() []Process { return childrenOf(os.Getpid()) }
 
 func childrenOf(parent int) []Process {
+	return processes(func(ppid, _ int) bool { return ppid == parent })
+}
+
+// GroupProcesses lists the live (not zombie) processes of a process group.
+func GroupProcesses(pgid int) []int {
+	var pids []int
+	for _, p := range processes(func(_, g int) bool { return g == pgid }) {
+		pids = append(pids, p.PID)
+	}
+	return pids
+}
+
+// processes lists the live processes whose parent and group keep says yes
+// to, from /proc.
+func processes(keep func(ppid, pgid int) bool) []Process {
 	var out []Process
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, st := range stats {
@@ -242,11 +257,12 @@ func childrenOf(parent int) []Process {
 		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
 			continue
 		}
-		if ppid, _ := strconv.Atoi(f[1]); ppid != parent {
+		ppid, _ := strconv.Atoi(f[1])
+		pgid, _ := strconv.Atoi(f[2])
+		if !keep(ppid, pgid) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.TrimSpace(s[:open]))
-		pgid, _ := strconv.Atoi(f[2])
 		out = append(out, Process{PID: pid, PGID: pgid, Name: s[open+1 : closing]})
 	}
 	return out
