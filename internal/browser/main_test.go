@@ -37,11 +37,6 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// testResolverRule keeps the tests' browsers off the network: no name but
-// the loopback ones resolves. It is a test setting, given with
-// WithBrowserArgs; the product's browsers resolve names.
-const testResolverRule = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
-
 // needChromedriver skips the test when chromedriver or Chromium is not
 // installed, and fails it under CI=true.
 func needChromedriver(t testing.TB) {
@@ -56,7 +51,7 @@ func shared(t testing.TB) *Session {
 	sharedOnce.Do(func() {
 		ctx, cancel := context.WithDeadline(context.Background(), testenv.Deadline(t, time.Minute))
 		defer cancel()
-		sharedDriver, sharedErr = Start(ctx, WithBrowserArgs(testResolverRule))
+		sharedDriver, sharedErr = Start(ctx, WithBrowserArgs(testenv.ClosedNetwork))
 		if sharedErr != nil {
 			return
 		}

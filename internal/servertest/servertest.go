@@ -227,10 +227,9 @@ func Command(t testing.TB, env []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// ClosedNetwork are the Chromium arguments every test browser gets: no
-// name but the loopback ones resolves, so a test makes no outside DNS
-// look-up. A test setting, never the product's default.
-var ClosedNetwork = []string{"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"}
+// ClosedNetwork are the Chromium arguments every test server's browsers
+// get (testenv.ClosedNetwork).
+var ClosedNetwork = []string{testenv.ClosedNetwork}
 
 // baseEnv is the test's environment with a data folder of its own, no
 // Selenium Grid and the closed network, so a test never touches the

@@ -265,7 +265,7 @@ func startBrowser(t *testing.T, driver string) selenium.WebDriver {
 		Args: []string{
 			"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
 			"--disable-background-networking", "--disable-component-update", "--disable-sync",
-			"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+			testenv.ClosedNetwork,
 			"--window-size=1100,900", "--hide-scrollbars", "--force-device-scale-factor=1",
 		},
 	})

@@ -213,6 +213,12 @@ func Main(m *testing.M, teardown ...func()) {
 	os.Exit(code)
 }
 
+// ClosedNetwork is the Chromium argument every test browser gets: no name
+// but the loopback ones resolves, so a test makes no outside DNS look-up.
+// A test setting, never the product's default (browser.WithBrowserArgs,
+// FLOW_BROWSER_ARGS).
+const ClosedNetwork = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+
 // Process is a live child of the test binary.
 type Process struct {
 	PID, PGID int
