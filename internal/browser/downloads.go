@@ -39,6 +39,18 @@ const maxDownload = 256 << 20
 // for downloads still in progress to finish (and, when there are none yet,
 // for a download just started to appear). Partial files are never listed.
 func (s *Session) Downloads(ctx context.Context) ([]Download, error) {
+	return s.downloads(ctx, true)
+}
+
+// FinishedDownloads lists the files downloaded in this session without
+// waiting for one to appear: a listing of kept files calls it, and it
+// costs a directory read (a Grid: one request) unless a download is in
+// flight, which it waits for as Downloads does.
+func (s *Session) FinishedDownloads(ctx context.Context) ([]Download, error) {
+	return s.downloads(ctx, false)
+}
+
+func (s *Session) downloads(ctx context.Context, appear bool) ([]Download, error) {
 	const op = "list downloads"
 	scan := s.scanDownloads
 	if s.d.remote {
@@ -51,6 +63,9 @@ func (s *Session) Downloads(ctx context.Context) ([]Download, error) {
 		done, partial, err := scan()
 		if err != nil {
 			return nil, s.fail(op, err)
+		}
+		if !appear && partial == 0 {
+			return done, nil
 		}
 		waited := time.Since(start)
 		settled := partial == 0 && (len(done) > 0 || waited >= downloadAppear)

@@ -99,9 +99,12 @@ func (m *Manager) Describe(principal string) Current {
 
 // box returns the caller's files after keeping any finished downloads of
 // an open session, so a download shows up where the caller looks for it.
-func (m *Manager) box(ctx context.Context, principal string) (*files.Box, error) {
+// A listing (appear false) waits only for a download in flight; a read of
+// a name not yet kept (appear true) also gives a download just started
+// the moment it takes to appear.
+func (m *Manager) box(ctx context.Context, principal string, appear bool) (*files.Box, error) {
 	if s := m.Peek(principal); s != nil {
-		_, _ = m.KeepDownloads(ctx, s)
+		_, _ = m.keepDownloads(ctx, s, appear)
 	}
 	return m.files.For(principal)
 }
@@ -109,7 +112,7 @@ func (m *Manager) box(ctx context.Context, principal string) (*files.Box, error)
 // ListFiles is session://files: every kept file of the caller, with the
 // folders that hold them.
 func (m *Manager) ListFiles(ctx context.Context, principal string) (FileList, error) {
-	box, err := m.box(ctx, principal)
+	box, err := m.box(ctx, principal, false)
 	if err != nil {
 		return FileList{}, err
 	}
@@ -139,11 +142,10 @@ func (m *Manager) ListFiles(ctx context.Context, principal string) (FileList, er
 
 // ListFolder is session://files/screenshots or session://files/downloads.
 func (m *Manager) ListFolder(ctx context.Context, principal, folder string) (Folder, error) {
-	// Only the downloads folder waits for the browser's downloads: the
-	// wait is up to seconds when there are none.
+	// Only the downloads folder looks at the browser's downloads.
 	box, err := m.files.For(principal)
 	if folder == files.Downloads {
-		box, err = m.box(ctx, principal)
+		box, err = m.box(ctx, principal, false)
 	}
 	if err != nil {
 		return Folder{}, err
@@ -169,7 +171,7 @@ func (m *Manager) ReadKept(ctx context.Context, principal, name string) ([]byte,
 	}
 	data, f, err := box.Read(name)
 	if errors.Is(err, files.ErrNotFound) {
-		if box, err = m.box(ctx, principal); err == nil {
+		if box, err = m.box(ctx, principal, true); err == nil {
 			data, f, err = box.Read(name)
 		}
 	}

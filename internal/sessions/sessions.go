@@ -328,11 +328,21 @@ func (m *Manager) Files(principal string) (*files.Box, error) { return m.files.F
 // KeepDownloads copies the session's finished downloads into the caller's
 // kept files (folder downloads), each once, and returns the ones it kept.
 func (m *Manager) KeepDownloads(ctx context.Context, s *Session) ([]files.File, error) {
+	return m.keepDownloads(ctx, s, true)
+}
+
+// keepDownloads is KeepDownloads; appear false does not wait for a
+// download to start, only for one in flight to finish.
+func (m *Manager) keepDownloads(ctx context.Context, s *Session, appear bool) ([]files.File, error) {
 	box, err := m.files.For(s.Principal)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := s.Downloads(ctx)
+	list := s.FinishedDownloads
+	if appear {
+		list = s.Downloads
+	}
+	ds, err := list(ctx)
 	if err != nil {
 		return nil, err
 	}
