@@ -128,6 +128,7 @@ func Start(ctx context.Context, opts ...Option) (*Driver, error) {
 			d.chrome = DefaultChromium
 		}
 	}
+	reapLeftovers()
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		if err := d.spawn(ctx, path); err != nil {
@@ -150,7 +151,8 @@ func (d *Driver) spawn(ctx context.Context, path string) error {
 	}
 	cmd := exec.Command(path, "--port="+strconv.Itoa(port), "--log-level=OFF")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = append(os.Environ(), ownerMark())
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		return errors.New("the chromedriver binary could not be run")
 	}

@@ -125,7 +125,7 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 	if d.remote {
 		caps["se:downloadsEnabled"] = true
 	} else {
-		tmp, err := os.MkdirTemp("", "selenium-flow-session-*")
+		tmp, err := os.MkdirTemp("", sessionDirPattern())
 		if err != nil {
 			return nil, errors.New("browser: cannot create the session's temporary directory")
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
@@ -125,6 +126,8 @@ func New(cfg Config) (*Server, error) {
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
 	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
+	// A server killed in the middle of a write leaves a temporary file.
+	atomicfile.RemoveStale(cfg.DataDir, atomicfile.StaleAge)
 	configured := cfg.ExcludeTools
 	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))

@@ -1,0 +1,90 @@
+package browser
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A server killed outright (SIGKILL, the OOM killer) cannot stop what it
+// started. Its chromedriver dies with it (a parent-death signal, see
+// procAttr), but the Chromium processes chromedriver started, and the
+// session folders they write to, would stay forever. So everything a
+// server starts carries its owner's process id — in the environment of
+// chromedriver, which every Chromium inherits, and in the name of each
+// session folder — and the next Driver started on the machine removes
+// whatever belongs to an owner that is no longer running.
+
+// ownerEnv is the environment variable naming the server process that
+// started a chromedriver; its Chromium processes inherit it.
+const ownerEnv = "SELENIUM_FLOW_OWNER"
+
+// sessionDirPrefix starts the name of a local session's temporary folder,
+// followed by the owner's process id and a dash.
+const sessionDirPrefix = "selenium-flow-session-"
+
+// sessionDirPattern is the os.MkdirTemp pattern of this process's session
+// folders.
+func sessionDirPattern() string {
+	return sessionDirPrefix + strconv.Itoa(os.Getpid()) + "-*"
+}
+
+// ownerMark is this process's entry in a chromedriver's environment.
+func ownerMark() string { return ownerEnv + "=" + strconv.Itoa(os.Getpid()) }
+
+var reapOnce sync.Once
+
+// reapLeftovers removes, once per process, the processes and session
+// folders of servers that died without cleaning up. It never touches
+// what belongs to a server still running.
+func reapLeftovers() {
+	reapOnce.Do(func() {
+		killOrphans()
+		removeOrphanDirs(os.TempDir())
+	})
+}
+
+// ownerAlive reports whether the process pid (an owner named in a mark)
+// still runs. A pid that cannot be parsed counts as alive: only what is
+// surely abandoned is removed.
+func ownerAlive(pid string) bool {
+	n, err := strconv.Atoi(pid)
+	if err != nil || n <= 0 {
+		return true
+	}
+	if n == os.Getpid() {
+		return true
+	}
+	if !procMounted() {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return false
+	}
+	// A zombie has died and waits only for its parent to notice.
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(after, "Z")
+}
+
+// removeOrphanDirs removes the session folders in dir whose owner has
+// died.
+func removeOrphanDirs(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), sessionDirPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pid, _, ok := strings.Cut(rest, "-")
+		if !ok || ownerAlive(pid) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
