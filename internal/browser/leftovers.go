@@ -40,10 +40,20 @@ var reapOnce sync.Once
 // folders of servers that died without cleaning up. It never touches
 // what belongs to a server still running.
 func reapLeftovers() {
-	reapOnce.Do(func() {
+	reapOnce.Do(func() { reap(os.TempDir()) })
+}
+
+// reap kills the orphaned processes, then removes the orphaned session
+// folders in dir. A Chromium being killed can still be starting a child
+// that writes in its folder, so both steps repeat, a few times at most,
+// until the folders are gone.
+func reap(dir string) {
+	for range 5 {
 		killOrphans()
-		removeOrphanDirs(os.TempDir())
-	})
+		if removeOrphanDirs(dir) {
+			return
+		}
+	}
 }
 
 // ownerAlive reports whether the process pid (an owner named in a mark)
@@ -70,12 +80,13 @@ func ownerAlive(pid string) bool {
 }
 
 // removeOrphanDirs removes the session folders in dir whose owner has
-// died.
-func removeOrphanDirs(dir string) {
+// died, and reports whether all of them are gone.
+func removeOrphanDirs(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return true
 	}
+	gone := true
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), sessionDirPrefix)
 		if !ok || !e.IsDir() {
@@ -85,6 +96,9 @@ func removeOrphanDirs(dir string) {
 		if !ok || ownerAlive(pid) {
 			continue
 		}
-		os.RemoveAll(filepath.Join(dir, e.Name()))
+		if os.RemoveAll(filepath.Join(dir, e.Name())) != nil {
+			gone = false
+		}
 	}
+	return gone
 }

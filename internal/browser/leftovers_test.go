@@ -79,8 +79,7 @@ func TestKilledServerLeavesNothing(t *testing.T) {
 		t.Fatalf("the session folder should still be there before the next start: %v", err)
 	}
 
-	killOrphans()
-	removeOrphanDirs(filepath.Dir(dir))
+	reap(filepath.Dir(dir))
 	testenv.Eventually(t, "the orphaned Chromium processes to be gone", func() bool {
 		return len(markedBy(child)) == 0
 	})
