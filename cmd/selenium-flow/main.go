@@ -39,6 +39,8 @@ var envVars = [][2]string{
 	{"FLOW_ALLOWED_HOSTS", "comma-separated Host names the HTTP server answers for besides localhost, 127.0.0.1 and [::1]"},
 	{"FLOW_ALLOWED_ORIGINS", "comma-separated browser origins (https://app.example.com) that may call the HTTP server"},
 	{"FLOW_BROWSER_ARGS", "extra Chromium arguments, each starting with --, e.g. a closed network's host-resolver rules"},
+	{"FLOW_BROWSER_DENY", "comma-separated addresses and CIDR ranges local browsers may not connect to (the server's own ports and link-local addresses are always closed)"},
+	{"FLOW_BROWSER_ALLOW", "comma-separated addresses and CIDR ranges opened despite a default refusal, e.g. a link-local device"},
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
 }

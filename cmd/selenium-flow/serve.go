@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/egress"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
@@ -52,6 +53,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	deny, err := egress.ParseRanges(os.Getenv("FLOW_BROWSER_DENY"))
+	if err != nil {
+		return fmt.Errorf("FLOW_BROWSER_DENY: %w", err)
+	}
+	allow, err := egress.ParseRanges(os.Getenv("FLOW_BROWSER_ALLOW"))
+	if err != nil {
+		return fmt.Errorf("FLOW_BROWSER_ALLOW: %w", err)
+	}
+	// Listen before the server is built, so its browsers know the port
+	// they must not reach.
+	var ln net.Listener
+	var listenPorts []int
+	if *httpAddr != "" {
+		if ln, err = net.Listen("tcp", *httpAddr); err != nil {
+			return fmt.Errorf("cannot listen on %s: %w", *httpAddr, err)
+		}
+		defer ln.Close()
+		listenPorts = []int{ln.Addr().(*net.TCPAddr).Port}
+	}
 	cfg := server.Config{
 		Resources:      setting,
 		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
@@ -63,6 +83,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		BrowserArgs:    browserArgs(os.Getenv("FLOW_BROWSER_ARGS")),
 		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),
 		AllowedOrigins: splitList(os.Getenv("FLOW_ALLOWED_ORIGINS")),
+		BrowserDeny:    deny,
+		BrowserAllow:   allow,
+		ListenPorts:    listenPorts,
 	}
 	// Secret values in the environment are read once and leave it, so the
 	// chromedriver and browsers the server starts do not inherit them.
@@ -82,14 +105,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, os.Stdin, stdout)
 	}
-	return serveHTTP(ctx, *httpAddr, srv.HTTPHandler(), stderr)
+	return serveHTTP(ctx, ln, srv.HTTPHandler(), stderr)
 }
 
-func serveHTTP(ctx context.Context, addr string, h http.Handler, stderr io.Writer) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", addr, err)
-	}
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, stderr io.Writer) error {
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "selenium-flow: serving Streamable HTTP at http://%s/mcp\n", ln.Addr())
 	go func() {

@@ -28,7 +28,12 @@ func (s *Session) Navigate(rawURL string) error {
 	}
 	defer s.mu.Unlock()
 	s.newDoc = true
-	if err := s.wd.Get(u.String()); err != nil {
+	start := time.Now()
+	err = s.wd.Get(u.String())
+	if blocked := s.notConnected(u, start); blocked != nil {
+		return blocked
+	}
+	if err != nil {
 		return s.fail("navigate", err)
 	}
 	return nil

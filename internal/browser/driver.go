@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/tebeka/selenium"
+
+	"github.com/selenium-flow/selenium-flow/internal/egress"
 )
 
 // DefaultHTTPTimeout bounds every request to the WebDriver endpoint unless
@@ -37,8 +39,9 @@ type Driver struct {
 	chrome  string   // local browser binary, "" to let chromedriver choose
 	args    []string // extra browser arguments, after the package's own
 
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the chromedriver process has exited
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the chromedriver process has exited
+	egress egress.Policy // what a local browser may connect to
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -51,6 +54,7 @@ type config struct {
 	chromium     string
 	timeout      time.Duration
 	browserArgs  []string
+	egress       egress.Policy
 }
 
 // Option configures Start.
@@ -83,6 +87,13 @@ func WithHTTPTimeout(d time.Duration) Option { return func(c *config) { c.timeou
 func WithBrowserArgs(args ...string) Option {
 	return func(c *config) { c.browserArgs = append(c.browserArgs, args...) }
 }
+
+// WithEgress sets what a local browser may connect to beyond the
+// defaults (see package egress): the operator's deny and allow ranges and
+// the server's own listening ports. The driver's and its browsers' ports
+// are always protected. A remote endpoint's browsers are not on this
+// machine: their network is the Grid operator's.
+func WithEgress(p egress.Policy) Option { return func(c *config) { c.egress = p } }
 
 // Start returns a Driver: the endpoint given by WithSeleniumURL after
 // checking that it is ready, or else a chromedriver started on a free
@@ -129,6 +140,9 @@ func Start(ctx context.Context, opts ...Option) (*Driver, error) {
 		}
 	}
 	reapLeftovers()
+	d.egress = c.egress
+	d.egress.Protected = d.protected
+	d.egress.HostRules = egress.HostRulesFrom(d.args)
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		if err := d.spawn(ctx, path); err != nil {
@@ -158,8 +172,10 @@ func (d *Driver) spawn(ctx context.Context, path string) error {
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
+	d.mu.Lock()
 	d.cmd, d.done = cmd, done
 	d.base = "http://127.0.0.1:" + strconv.Itoa(port)
+	d.mu.Unlock()
 	setTimeout(d.base, d.timeout)
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -280,6 +296,22 @@ func (d *Driver) Close() error {
 	}
 	forgetTimeout(d.base)
 	return nil
+}
+
+// protected reports a port of this machine that the driver or one of its
+// browsers listens on (the driver's port, every DevTools port): no page
+// may reach them.
+func (d *Driver) protected(port int) bool {
+	d.mu.Lock()
+	cmd, base := d.cmd, d.base
+	d.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return false
+	}
+	if strings.HasSuffix(base, ":"+strconv.Itoa(port)) {
+		return true
+	}
+	return listensInGroup(cmd.Process.Pid, port)
 }
 
 // kill stops the chromedriver process group: SIGTERM, then SIGKILL for

@@ -20,6 +20,8 @@ import (
 
 	"github.com/tebeka/selenium"
 	"github.com/tebeka/selenium/chrome"
+
+	"github.com/selenium-flow/selenium-flow/internal/egress"
 )
 
 // SessionOptions configures NewSession.
@@ -74,8 +76,9 @@ type Session struct {
 	browser string
 	window  Window
 
-	tmpDir      string // local: removed on Close
-	downloadDir string // local: where downloads land
+	tmpDir      string        // local: removed on Close
+	egress      *egress.Proxy // local: what the browser connects through
+	downloadDir string        // local: where downloads land
 
 	mu     sync.Mutex
 	gone   atomic.Bool
@@ -142,6 +145,15 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 			}
 		}
 		args = append(args, "--user-data-dir="+profile)
+		// Each browser has its own proxy, so a failure it records is
+		// this session's and no other caller's.
+		proxy, err := egress.Listen(d.egress)
+		if err != nil {
+			s.removeTemp()
+			return nil, fmt.Errorf("browser: %w", err)
+		}
+		s.egress = proxy
+		args = append(args, proxy.ChromiumArgs()...)
 		cc.Path = d.chrome
 		cc.Prefs = map[string]interface{}{
 			"download.default_directory":   s.downloadDir,
@@ -268,9 +280,14 @@ func (s *Session) Close() error {
 	return nil
 }
 
+// removeTemp releases what a local session holds on this machine: its
+// folder and its proxy.
 func (s *Session) removeTemp() {
 	if s.tmpDir != "" {
 		os.RemoveAll(s.tmpDir)
+	}
+	if s.egress != nil {
+		s.egress.Close()
 	}
 }
 

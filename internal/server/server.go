@@ -13,6 +13,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -27,6 +28,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/egress"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
@@ -74,6 +76,18 @@ type Config struct {
 	// host-resolver rules, a proxy. None by default: a user's browser
 	// resolves localhost, intranet and public names.
 	BrowserArgs []string
+	// BrowserDeny are address ranges no local browser may connect to,
+	// besides the server's own ports and link-local addresses, which are
+	// always closed (FLOW_BROWSER_DENY); see package egress.
+	BrowserDeny []netip.Prefix
+	// BrowserAllow opens ranges a default would close, such as a
+	// link-local device (FLOW_BROWSER_ALLOW). It never opens the server's
+	// own ports.
+	BrowserAllow []netip.Prefix
+	// ListenPorts are the ports the server listens on, closed to its
+	// browsers like the driver's: a page cannot call the server as the
+	// server's own browser.
+	ListenPorts []int
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
@@ -155,7 +169,9 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
 			sessions.WithScrubber(scrub),
-			sessions.WithDriverOptions(browser.WithBrowserArgs(cfg.BrowserArgs...))),
+			sessions.WithDriverOptions(
+				browser.WithBrowserArgs(cfg.BrowserArgs...),
+				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}))),
 	}
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 
