@@ -130,9 +130,14 @@ func (f *flowTools) run(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	params, _ := req.GetArguments()["params"].(map[string]any)
 	principal := auth.Principal(ctx)
-	flow, _, err := f.store.Get(principal, name)
+	flow, owner, err := f.store.Get(principal, name)
 	if err != nil {
 		return nil, err
+	}
+	if owner != principal {
+		if steps := flow.UnpassedSecrets(); len(steps) > 0 {
+			return nil, flows.ForeignSecretsError(flow, owner, steps)
+		}
 	}
 	var progress flows.Progress
 	delivered := func() {}

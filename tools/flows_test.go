@@ -466,7 +466,23 @@ func TestFlowIsolation(t *testing.T) {
 	assert.Check(t, err != nil, "bob got a repair prompt for alice's private flow")
 
 	assert.Check(t, sameJSON(t, readOK(t, bob, "flow://flows/team-login"), shared))
+	// alice's flow names the secret "login" itself: run by bob it would
+	// type bob's "login" wherever alice's steps lead, so it is refused
+	// before its first step.
 	res = runFlow(t, bob, "team-login", map[string]any{"base_url": base, "email": "bob@example.com"}, "")
+	assert.Assert(t, res.IsError, "bob's secret was typed by alice's flow: %s", servertest.Text(res))
+	assert.Check(t, is.Contains(servertest.Text(res), "is alice's, and step 3 (password) would type one of your secrets without your passing it"))
+	assert.Check(t, is.Contains(servertest.Text(res), `"type": "secret"`))
+	assert.Check(t, !strings.Contains(flowOK(t, bob, "outline", nil), "Sign in"), "no step ran")
+
+	// Declared as a secret parameter, bob passes his own secret for the
+	// run, and it is typed on its own sites as ever.
+	shared["parameters"] = append(shared["parameters"].([]any), map[string]any{"name": "password", "type": "secret", "required": true})
+	shared["steps"].([]any)[2].(map[string]any)["args"].(map[string]any)["secret"] = "{{password}}"
+	flowOK(t, alice, "save_flow", map[string]any{"document": shared})
+	res = runFlow(t, bob, "team-login", map[string]any{"base_url": base, "email": "bob@example.com", "password": "no such/secret!"}, "")
+	assert.Check(t, is.Contains(servertest.Text(res), `"password" must name one of your secrets`))
+	res = runFlow(t, bob, "team-login", map[string]any{"base_url": base, "email": "bob@example.com", "password": "login"}, "")
 	assert.Assert(t, !res.IsError, servertest.Text(res))
 	assert.Check(t, is.Contains(flowOK(t, bob, "outline", nil), "Welcome bob@example.com"), "bob's run is in bob's browser")
 	text = flowRefused(t, bob, "delete_flow", map[string]any{"name": "team-login"})

@@ -129,6 +129,11 @@ func convert(p Param, v any) (any, error) {
 			}
 		}
 		return nil, fmt.Errorf("%q must be true or false", p.Name)
+	case "secret":
+		if x, ok := v.(string); ok && secretRefRE.MatchString(x) {
+			return x, nil
+		}
+		return nil, fmt.Errorf("%q must name one of your secrets, as name or name/key (secret://secrets lists them)", p.Name)
 	default:
 		switch x := v.(type) {
 		case string:
