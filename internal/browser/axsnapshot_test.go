@@ -21,7 +21,9 @@ import (
 //	- role "name" [checked] [disabled] [expanded] [active] [level=N] [pressed] [selected] [ref=eN] [cursor=pointer]: text
 //	  - /url: /admin/
 //
-// every element gets a ref (e1, e2, … in document order); text becomes
+// every element gets a ref (e1, e2, … in document order), and an element
+// with no role is "generic" (a div, a span, a label: Chromium ignores them
+// as uninteresting, Playwright's forAI tree keeps them); text becomes
 // "- text: …" lines unless its parent's name already says it; a generic
 // wrapper of at most one element disappears; a link shows its href as
 // /url; a text field its value; ignored nodes give way to their children.
@@ -39,7 +41,10 @@ type axNode struct {
 	Value    *axValue `json:"value"`
 	ChildIDs []string `json:"childIds"`
 	ParentID string   `json:"parentId"`
-	Props    []struct {
+	Reasons  []struct {
+		Name string `json:"name"`
+	} `json:"ignoredReasons"`
+	Props []struct {
 		Name  string  `json:"name"`
 		Value axValue `json:"value"`
 	} `json:"properties"`
@@ -127,7 +132,7 @@ func (s *Session) playwrightSnapshot(ctx context.Context) (string, error) {
 		origin = u.Scheme + "://" + u.Host
 	}
 	top := &ariaNode{role: "fragment"}
-	top.children = convertChildren(root, byID, origin)
+	top.children = convertChildren(root, byID, origin, 0)
 	top.children = normalizeGeneric(top.children)
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Page\n- Page URL: %s\n- Page Title: %s\n### Snapshot\n```yaml\n", pageURL, title)
@@ -142,7 +147,7 @@ func (s *Session) playwrightSnapshot(ctx context.Context) (string, error) {
 // hoisted are Chromium roles Playwright has no node for: their children
 // take their place.
 var hoisted = map[string]bool{
-	"RootWebArea": true, "none": true, "presentation": true, "LabelText": true, "MenuListPopup": true,
+	"RootWebArea": true, "none": true, "presentation": true, "MenuListPopup": true,
 }
 
 // dropped are Chromium roles Playwright does not show at all.
@@ -156,24 +161,56 @@ var chromiumRoles = map[string]string{
 	"sectionheader": "generic", "sectionfooter": "generic", "Canvas": "img", "image": "img",
 }
 
-func convertChildren(n *axNode, byID map[string]*axNode, origin string) []*ariaNode {
+func convertChildren(n *axNode, byID map[string]*axNode, origin string, depth int) []*ariaNode {
 	var out []*ariaNode
 	for _, id := range n.ChildIDs {
 		c := byID[id]
 		if c == nil {
 			continue
 		}
-		out = append(out, convert(c, byID, origin)...)
+		out = append(out, convert(c, byID, origin, depth+1)...)
 	}
 	return mergeText(out)
 }
 
+// hidden are the reasons Chromium ignores a node that Playwright leaves
+// out too, with its subtree: not rendered, aria-hidden, inert.
+var hidden = map[string]bool{
+	"notRendered": true, "notVisible": true, "ariaHiddenElement": true, "ariaHiddenSubtree": true,
+	"inertElement": true, "inertSubtree": true, "activeModalDialog": true,
+}
+
+// roleless says whether Chromium ignored an element only for having no
+// role worth exposing (a div, a span, a label's text): Playwright's forAI
+// tree has it, as generic.
+func (n *axNode) roleless() bool {
+	for _, r := range n.Reasons {
+		if r.Name == "uninteresting" || r.Name == "labelFor" {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *axNode) hidden() bool {
+	for _, r := range n.Reasons {
+		if hidden[r.Name] {
+			return true
+		}
+	}
+	return false
+}
+
 // convert turns one AX node into the Playwright nodes that stand for it:
-// none, itself, or (ignored and hoisted roles) its children.
-func convert(n *axNode, byID map[string]*axNode, origin string) []*ariaNode {
+// none, itself, or (ignored and hoisted roles) its children. depth is 1
+// for <html> and 2 for <body>, which Playwright's tree starts below.
+func convert(n *axNode, byID map[string]*axNode, origin string, depth int) []*ariaNode {
 	role := n.Role.String()
-	if dropped[role] {
+	if dropped[role] || n.Ignored && n.hidden() {
 		return nil
+	}
+	if n.Ignored && n.roleless() && depth > 2 || role == "LabelText" {
+		n.Ignored, role = false, "generic"
 	}
 	if role == "StaticText" {
 		if n.Ignored {
@@ -181,8 +218,8 @@ func convert(n *axNode, byID map[string]*axNode, origin string) []*ariaNode {
 		}
 		return []*ariaNode{{text: n.Name.String()}}
 	}
-	if n.Ignored || hoisted[role] {
-		return convertChildren(n, byID, origin)
+	if n.Ignored || hoisted[role] || depth <= 2 && role == "generic" {
+		return convertChildren(n, byID, origin, depth)
 	}
 	if r, ok := chromiumRoles[role]; ok {
 		role = r
@@ -218,7 +255,7 @@ func convert(n *axNode, byID map[string]*axNode, origin string) []*ariaNode {
 	case "button", "checkbox", "radio", "switch", "tab", "menuitem":
 		a.pointer = true
 	}
-	a.children = convertChildren(n, byID, origin)
+	a.children = convertChildren(n, byID, origin, depth)
 	// A text field shows its value as its text (passwords too: Playwright
 	// prints what the accessibility tree holds, which is bullets).
 	if (role == "textbox" || role == "searchbox" || role == "spinbutton") && n.Value != nil && n.Value.String() != "" {
