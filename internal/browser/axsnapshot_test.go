@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // The yardstick of the outline benchmarks: a page snapshot as Playwright
@@ -398,4 +401,34 @@ func yamlValue(s string) string {
 		return jsonString(s)
 	}
 	return s
+}
+
+// TestPlaywrightSnapshot keeps the benchmarks' yardstick honest: on the
+// login fixture it renders the lines Playwright MCP would print.
+func TestPlaywrightSnapshot(t *testing.T) {
+	s := open(t, "/login")
+	snap, err := s.playwrightSnapshot(testenv.Context(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- Page Title: Sign in · Acme\n",
+		"```yaml\n- banner [ref=e1]:\n",
+		`- heading "Sign in to Acme" [level=1] [ref=e`,
+		`- textbox "Email" [ref=e`,
+		`- checkbox "Remember me" [ref=e`,
+		`- button "Sign in" [ref=e`,
+		"] [cursor=pointer]:\n",
+		"- /url: /forgot\n",
+		"- paragraph [ref=e",
+		"]: Welcome back! Use your work email to continue.\n",
+		"- text: © 2026 Acme Corporation. All rights reserved.\n",
+	} {
+		if !strings.Contains(snap, want) {
+			t.Errorf("the snapshot lacks %q:\n%s", want, snap)
+		}
+	}
+	if n := strings.Count(snap, "[ref=e"); n < 30 {
+		t.Errorf("%d refs; every element has one:\n%s", n, snap)
+	}
 }
