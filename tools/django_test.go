@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -243,56 +243,14 @@ func TestDjangoAdminFlow(t *testing.T) {
 	servertest.CallOK(t, r.c, "assert", map[string]any{"text": "5 authors"})
 }
 
-// djTools lists the tools the client is offered, by name.
-func djTools(t *testing.T, c *servertest.Client) map[string]mcp.Tool {
+// djWindow is the name (w1, w2, …) list_windows gives the window whose
+// title starts with title.
+func djWindow(t *testing.T, c *servertest.Client, title string) string {
 	t.Helper()
-	ctx := servertest.Context(t)
-	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	assert.NilError(t, err)
-	out := map[string]mcp.Tool{}
-	for _, tl := range res.Tools {
-		out[tl.Name] = tl
-	}
-	return out
-}
-
-// djWindowArgs are switch_window's arguments for the window whose line in
-// list_windows' text contains title: by title when the tool takes one,
-// else by the handle or name that line shows, else by its position.
-func djWindowArgs(t *testing.T, tool mcp.Tool, windows, title string) map[string]any {
-	t.Helper()
-	props := tool.InputSchema.Properties
-	for _, key := range []string{"title"} {
-		if _, ok := props[key]; ok {
-			return map[string]any{key: title}
-		}
-	}
-	var lines []string
-	for _, l := range strings.Split(windows, "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, title) })
-	assert.Assert(t, at >= 0, "no window titled %q in:\n%s", title, windows)
-	for _, key := range []string{"window", "handle", "name", "id"} {
-		if _, ok := props[key]; ok {
-			// The first word of the line that is not a list marker.
-			for _, w := range strings.Fields(lines[at]) {
-				w = strings.Trim(w, `-*:,()[]"`)
-				if w != "" && !strings.EqualFold(w, "window") {
-					return map[string]any{key: w}
-				}
-			}
-		}
-	}
-	for _, key := range []string{"index", "nth", "number"} {
-		if _, ok := props[key]; ok {
-			return map[string]any{key: at + 1}
-		}
-	}
-	t.Fatalf("switch_window takes none of the arguments this test knows (title, window, handle, name, id, index): %v", props)
-	return nil
+	windows := servertest.CallOK(t, c, "list_windows", nil)
+	m := regexp.MustCompile(`(?m)^- (\S+) "` + regexp.QuoteMeta(title)).FindStringSubmatch(windows)
+	assert.Assert(t, m != nil, "no window titled %q in:\n%s", title, windows)
+	return m[1]
 }
 
 // TestDjangoAdminPopup adds a book's author through the "+" link, which
@@ -304,8 +262,7 @@ func djWindowArgs(t *testing.T, tool mcp.Tool, windows, title string) map[string
 // them, it is skipped.
 func TestDjangoAdminPopup(t *testing.T) {
 	r := djStart(t)
-	offered := djTools(t, r.c)
-	if _, ok := offered["switch_window"]; !ok {
+	if !slices.Contains(servertest.ToolNames(t, r.c), "switch_window") {
 		t.Skip("needs switch_window")
 	}
 	base := r.app.Localhost()
@@ -313,41 +270,35 @@ func TestDjangoAdminPopup(t *testing.T) {
 	for _, st := range djSequence(djValues{Base: base})[:4] { // sign in
 		r.call(t, st)
 	}
-	switchTo := func(title string) string {
-		t.Helper()
-		windows := servertest.CallOK(t, r.c, "list_windows", nil)
-		return servertest.CallOK(t, r.c, "switch_window", djWindowArgs(t, offered["switch_window"], windows, title))
-	}
 	plus := map[string]any{"locator": map[string]any{"css": "#add_id_author"}}
-
 	servertest.CallOK(t, r.c, "navigate", map[string]any{"url": base + "/admin/library/book/add/"})
-	opened := servertest.CallOK(t, r.c, "click", plus)
-	assert.Check(t, is.Contains(strings.ToLower(opened), "window"), "the click does not say it opened a window: %s", opened)
-	windows := servertest.CallOK(t, r.c, "list_windows", nil)
-	assert.Check(t, is.Contains(windows, "Add author"), windows)
-	assert.Check(t, is.Contains(windows, "Add book"), windows)
+	opener := djWindow(t, r.c, "Add book")
 
-	switchTo("Add author")
+	opened := servertest.CallOK(t, r.c, "click", plus)
+	assert.Check(t, is.Contains(opened, "A new window opened"), "the click does not say it opened a window")
+	popup := djWindow(t, r.c, "Add author")
+	assert.Check(t, is.Contains(opened, popup), "the click does not name the window")
+	servertest.CallOK(t, r.c, "switch_window", map[string]any{"window": popup})
 	servertest.CallOK(t, r.c, "assert", map[string]any{"title": "^Add author", "url": "_popup=1"})
 	servertest.CallOK(t, r.c, "write", map[string]any{"locator": djLabel("Name:"), "text": "Ted Chiang"})
 	// Saving in the popup closes it and fills the opener's select.
 	saved := servertest.Call(t, r.c, "click", map[string]any{"locator": djRole("button", "Save")})
-	t.Logf("saving in the popup: %s", servertest.Text(saved))
-	switchTo("Add book")
+	assert.Check(t, !saved.IsError, "saving in the popup, which closes it: %s", servertest.Text(saved))
+	servertest.CallOK(t, r.c, "switch_window", map[string]any{"window": opener})
 	page := servertest.CallOK(t, r.c, "outline", nil)
 	assert.Check(t, is.Contains(page, `value:"Ted Chiang"`), "the opener's author select:\n%s", page)
 
-	// A second popup, closed without saving: back on the opener.
+	// A second popup, closed without saving: close_window goes back to
+	// the window that opened it.
 	servertest.CallOK(t, r.c, "click", plus)
-	switchTo("Add author")
-	servertest.CallOK(t, r.c, "close_window", nil)
-	windows = servertest.CallOK(t, r.c, "list_windows", nil)
+	servertest.CallOK(t, r.c, "switch_window", map[string]any{"window": "newest"})
+	servertest.CallOK(t, r.c, "assert", map[string]any{"title": "^Add author"})
+	closed := servertest.CallOK(t, r.c, "close_window", nil)
+	assert.Check(t, is.Contains(closed, opener), "close_window does not say where it went")
+	windows := servertest.CallOK(t, r.c, "list_windows", nil)
 	assert.Check(t, !strings.Contains(windows, "Add author"), windows)
-	if servertest.Call(t, r.c, "assert", map[string]any{"title": "^Add book"}).IsError {
-		// close_window left the caller on no window: go back to the opener.
-		switchTo("Add book")
-	}
 	for _, st := range []djStep{
+		{"on-opener", "assert", map[string]any{"title": "^Add book"}, nil},
 		{"title", "write", map[string]any{"locator": djLabel("Title:"), "text": "Exhalation"}, nil},
 		{"published", "write", map[string]any{"locator": djLabel("Published:"), "text": "2019-05-07"}, nil},
 		{"genre", "select", map[string]any{"locator": djLabel("Genre:"), "option": "Fiction"}, nil},
