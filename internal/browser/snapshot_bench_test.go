@@ -30,7 +30,9 @@ import (
 //   - BenchmarkActionOverhead: the median time of a page action beside the
 //     same WebDriver commands sent directly, in the same run; the
 //     difference (added-ms) is what the package adds per action, to stay
-//     under 2 ms.
+//     under 2 ms. On a loaded machine the two runs' noise can exceed the
+//     difference; gap-ms, the action's time outside its own round trips,
+//     measures the same without a second run.
 //
 // Outline against HTML alone is BenchmarkOutlineSize (outline_test.go),
 // an MCP call's overhead tools' BenchmarkToolOverhead, and listing
