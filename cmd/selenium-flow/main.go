@@ -40,6 +40,7 @@ var envVars = [][2]string{
 	{"FLOW_ALLOWED_ORIGINS", "comma-separated browser origins (https://app.example.com) that may call the HTTP server"},
 	{"FLOW_BROWSER_ARGS", "extra Chromium arguments, each starting with --, e.g. a closed network's host-resolver rules"},
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
+	{"FLOW_NO_SCRIPTS", "1 leaves out execute_script, which runs a caller's JavaScript in the page"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
 }
 

@@ -73,6 +73,10 @@ type Config struct {
 	// host-resolver rules, a proxy. None by default: a user's browser
 	// resolves localhost, intranet and public names.
 	BrowserArgs []string
+	// NoScripts leaves out execute_script (FLOW_NO_SCRIPTS=1), for
+	// operators who forbid running a caller's JavaScript in the page: it is
+	// then neither listed nor callable, nor a flow step.
+	NoScripts bool
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
@@ -125,6 +129,9 @@ func New(cfg Config) (*Server, error) {
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
 	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
+	if cfg.NoScripts {
+		cfg.ExcludeTools = append(slices.Clone(cfg.ExcludeTools), tools.ScriptTool)
+	}
 	configured := cfg.ExcludeTools
 	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
