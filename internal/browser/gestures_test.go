@@ -7,6 +7,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // said reads the fixture page's status line.
@@ -108,9 +110,11 @@ func TestScroll(t *testing.T) {
 	r, err = s.Scroll(&Locator{CSS: "#scroller"}, &Point{Y: 120})
 	assert.NilError(t, err)
 	assert.Check(t, is.Equal(r.Y, 120))
-	got, err := s.Read(&Locator{CSS: "#scrolled"}, ReadOptions{})
-	assert.NilError(t, err)
-	assert.Check(t, is.Equal(got.Text, "120"))
+	// The page hears of it on the next frame.
+	testenv.Eventually(t, "the scroller's scroll event", func() bool {
+		got, err := s.Read(&Locator{CSS: "#scrolled"}, ReadOptions{})
+		return err == nil && got.Text == "120"
+	})
 	_, err = s.Scroll(nil, nil)
 	assert.Check(t, err != nil && strings.Contains(err.Error(), "give a locator"))
 }
