@@ -185,16 +185,13 @@ var locatorProps = map[string]any{
 // css, xpath, text, label, role, or the locator text outline prints.
 func locatorArg(name string, required bool, desc string) mcp.ToolOption {
 	return func(t *mcp.Tool) {
-		if t.InputSchema.Properties == nil {
-			t.InputSchema.Properties = map[string]any{}
-		}
-		t.InputSchema.Properties[name] = map[string]any{
+		property(t, name, map[string]any{
 			"description": desc + ": exactly one of css, xpath, text, label, role (+ name), with optional within and nth; or the locator text exactly as outline prints it",
 			"anyOf": []any{
 				map[string]any{"type": "object", "properties": locatorProps, "additionalProperties": false},
 				map[string]any{"type": "string"},
 			},
-		}
+		})
 		if required {
 			t.InputSchema.Required = append(t.InputSchema.Required, name)
 		}

@@ -14,10 +14,7 @@ import (
 // pointArg declares an offset argument {x, y} in CSS pixels.
 func pointArg(name, desc string) mcp.ToolOption {
 	return func(t *mcp.Tool) {
-		if t.InputSchema.Properties == nil {
-			t.InputSchema.Properties = map[string]any{}
-		}
-		t.InputSchema.Properties[name] = map[string]any{
+		property(t, name, map[string]any{
 			"type":        "object",
 			"description": desc,
 			"properties": map[string]any{
@@ -25,7 +22,7 @@ func pointArg(name, desc string) mcp.ToolOption {
 				"y": map[string]any{"type": "integer", "description": "pixels down (negative: up)"},
 			},
 			"additionalProperties": false,
-		}
+		})
 	}
 }
 
@@ -144,17 +141,5 @@ func (p *pageTools) scroll(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	default:
 		what = fmt.Sprintf("The page's scroll position is now x=%d, y=%d.", r.X, r.Y)
 	}
-	return appendText(res, what), nil
-}
-
-// appendText adds a sentence to the first text of a result.
-func appendText(res *mcp.CallToolResult, text string) *mcp.CallToolResult {
-	for i, c := range res.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			tc.Text = tc.Text + " " + text
-			res.Content[i] = tc
-			break
-		}
-	}
-	return res
+	return reword(res, func(text string) string { return text + " " + what }), nil
 }

@@ -32,15 +32,12 @@ func (p *pageTools) withURL(ts []Tool) []Tool {
 // it is already there (sameURL), then the tool runs without url.
 func (p *pageTools) goingTo(t Tool) Tool {
 	def := t.Def
-	props := maps.Clone(def.InputSchema.Properties)
-	if props == nil {
-		props = map[string]any{}
-	}
-	props["url"] = map[string]any{
+	// The properties are the wrapped tool's map: a copy gets url.
+	def.InputSchema.Properties = maps.Clone(def.InputSchema.Properties)
+	property(&def, "url", map[string]any{
 		"type":        "string",
 		"description": "absolute http(s) URL to load first unless the browser is already there (not a check)",
-	}
-	def.InputSchema.Properties = props
+	})
 	inner := t.Handler
 	h := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := req.GetArguments()
@@ -67,13 +64,7 @@ func (p *pageTools) goingTo(t Tool) Tool {
 		}
 		res, err := inner(ctx, req)
 		if went && res != nil {
-			for i, c := range res.Content {
-				if tc, ok := c.(mcp.TextContent); ok {
-					tc.Text = "Loaded " + u + " first. " + tc.Text
-					res.Content[i] = tc
-					break
-				}
-			}
+			res = reword(res, func(text string) string { return "Loaded " + u + " first. " + text })
 		}
 		return res, err
 	}

@@ -60,5 +60,5 @@ func (p *pageTools) executeScript(ctx context.Context, req mcp.CallToolRequest) 
 	if n := utf8.RuneCountInString(out); n > MaxScriptResult {
 		out = string([]rune(out)[:MaxScriptResult]) + fmt.Sprintf("\n[cut: the result is %d characters, %d shown; return less, e.g. a slice, a count or the one field you need]", n, MaxScriptResult)
 	}
-	return appendText(res, "It returned:\n"+out), nil
+	return reword(res, func(text string) string { return text + " It returned:\n" + out }), nil
 }

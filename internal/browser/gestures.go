@@ -281,8 +281,10 @@ func (s *Session) html5Drag(src, dst selenium.WebElement, by *Point) error {
 // so that a page following pointermove sees a path, not a jump.
 const dragSteps = 5
 
+// pointerDrag presses on src (which Drag has scrolled into view), moves
+// to dst or by an offset, and releases.
 func (s *Session) pointerDrag(src, dst selenium.WebElement, by *Point) error {
-	start, err := s.moveTo(src)
+	start, err := moveOnto(src)
 	if err != nil {
 		return err
 	}
@@ -313,6 +315,11 @@ func (s *Session) moveTo(el selenium.WebElement) (map[string]any, error) {
 	if _, err := s.execute(intoViewScript, []any{el}); err != nil {
 		return nil, err
 	}
+	return moveOnto(el)
+}
+
+// moveOnto is the pointer move onto the centre of el, as it lies now.
+func moveOnto(el selenium.WebElement) (map[string]any, error) {
 	ref, err := elementRef(el)
 	if err != nil {
 		return nil, err
