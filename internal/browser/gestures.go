@@ -163,19 +163,20 @@ func (s *Session) Scroll(loc *Locator, by *Point) (ScrollResult, error) {
 }
 
 // intoViewScript scrolls an element into view when its box is not wholly
-// in the viewport, and tells whether it takes part in HTML5 drag-and-drop
-// (it or an ancestor is draggable).
+// in the viewport, and tells whether it takes part in HTML5 drag-and-drop:
+// it or an ancestor is draggable="true" or has an ondragstart attribute
+// (a listener added by a script cannot be seen from the page).
 const intoViewScript = `const el = arguments[0];
 const r = el.getBoundingClientRect();
 if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) { el.scrollIntoView({block: 'center', inline: 'center'}); }
-return !!el.closest('[draggable="true"]');`
+return !!el.closest('[draggable="true"], [ondragstart]');`
 
 // html5DragScript plays an HTML5 drag-and-drop from arguments[0] onto
 // arguments[1], or onto what lies at the offset arguments[2] from the
 // source's centre, with one DataTransfer carried through the events. It
 // reports whether the drop was accepted (a dragover handler called
 // preventDefault) and, when there was nothing to drop on, says so.
-const html5DragScript = `const src = arguments[0].closest('[draggable="true"]') || arguments[0], dst = arguments[1], by = arguments[2];
+const html5DragScript = `const src = arguments[0].closest('[draggable="true"], [ondragstart]') || arguments[0], dst = arguments[1], by = arguments[2];
 const r = src.getBoundingClientRect();
 const sx = r.left + r.width / 2, sy = r.top + r.height / 2;
 let target = dst, tx, ty;
