@@ -20,6 +20,27 @@ func missing(arg, example string) error {
 	return refusal.New(fmt.Sprintf("The argument %q is required.", arg), "Pass "+example+".")
 }
 
+// property declares an input property of a tool with its JSON schema.
+func property(t *mcp.Tool, name string, schema map[string]any) {
+	if t.InputSchema.Properties == nil {
+		t.InputSchema.Properties = map[string]any{}
+	}
+	t.InputSchema.Properties[name] = schema
+}
+
+// reword changes the first text of a result (a screenshot's comes after
+// its image).
+func reword(res *mcp.CallToolResult, f func(string) string) *mcp.CallToolResult {
+	for i, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			tc.Text = f(tc.Text)
+			res.Content[i] = tc
+			break
+		}
+	}
+	return res
+}
+
 // encode is base64 for image content.
 func encode(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path"
@@ -24,7 +25,8 @@ import (
 
 // Page names the tools a flow step may call: the page tools, which act on
 // the caller's open session.
-var Page = []string{"navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file"}
+var Page = []string{"navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file",
+	"hover", "drag", "scroll", "read_text", "execute_script", "resize_window"}
 
 // pageTools holds what the browser family needs.
 type pageTools struct {
@@ -36,7 +38,7 @@ type pageTools struct {
 func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 	p := &pageTools{sessions: m, secrets: sec}
 	onPage := Upsert.OnPage()
-	return []Tool{
+	list := []Tool{
 		New("open_session", "Open Browser Session", onPage,
 			"Open your browser session: headless Chromium with a fresh profile, optionally going straight to url. "+
 				"You have one session; every connection of yours shares it, and it closes after the idle timeout (session://current shows its state). "+
@@ -74,30 +76,35 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			locatorArg("within", false, "limit the outline to inside this element"),
 		),
 		New("click", "Click", Create.OnPage(),
-			"Click the one element a locator matches: a button, link, checkbox, tab or any clickable element. "+
+			"Click the one element a locator matches: a button, link, checkbox, tab or any clickable element; double for a double-click (to edit in place), button right for a context menu. "+
 				"Copy the locator from outline. A locator matching several elements is refused with the count: add nth or within. "+
 				"It returns the page's title and URL afterwards, so a navigation shows up. "+
 				"A click that starts a download lands the file in session://files/downloads. Clicking is not idempotent: a second click submits twice.",
 			p.click,
 			locatorArg("locator", true, "the element to click"),
+			mcp.WithString("button", mcp.Enum("left", "right", "middle"), mcp.Description("mouse button, default left; right opens a context menu")),
+			mcp.WithBoolean("double", mcp.Description("double-click")),
 		),
 		// append types again on every call, so write is not idempotent.
 		New("write", "Write Into Field", Create.OnPage(),
 			"Type into a text field, textarea or contenteditable: text for ordinary values, or secret with the name of a secret (secret://secrets) for passwords and tokens. "+
 				"A secret's value is typed by the server and never appears in results, outlines, flows or logs; it is only typed on the site it is bound to. "+
-				"The field is cleared first unless append is true. Never put a password in text: use secret.",
+				"The field is cleared first unless append is true; submit presses Enter after typing (or submits the form of a textarea). Never put a password in text: use secret. "+
+				"File inputs are refused: use upload_file.",
 			p.write,
 			locatorArg("locator", true, "the field to type into"),
 			mcp.WithString("text", mcp.Description("the text to type; not for passwords")),
 			mcp.WithString("secret", mcp.Description("name of a secret from secret://secrets to type instead of text; name/key picks one key of a secret with several (e.g. github/username)")),
 			mcp.WithBoolean("append", mcp.Description("keep the field's current value and type after it")),
+			mcp.WithBoolean("submit", mcp.Description("submit after typing: Enter in the field, or the form of a textarea")),
 		),
 		New("press_key", "Press Key", Create.OnPage(),
-			"Press one key, or a chord such as Control+a, in the focused element of the page: Enter to submit a form, Tab to move focus, Escape to close a dialog, arrows to move in lists. "+
-				"Focus a field first with click or write. A key name outside the server's list is refused with the valid names. "+
+			"Press one key, or a chord such as Control+a or Shift+Tab, in the focused element of the page, or in the element locator matches (focused first): Enter to submit a form, Tab to move focus, Escape to close a dialog, arrows to move in lists. "+
+				"A key name outside the server's list is refused with the valid names. "+
 				"To type text use write, which is faster and clears the field.",
 			p.pressKey,
 			mcp.WithString("key", mcp.Required(), mcp.Description("key name such as Enter, Tab, Escape, ArrowDown, or a chord like Control+a")),
+			locatorArg("locator", false, "the element to focus before pressing; the focused element when left out"),
 		),
 		New("select", "Select Option", onPage,
 			"Choose an option of a <select> element by its visible text or its value. "+
@@ -158,6 +165,9 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			mcp.WithString("kept", mcp.Required(), mcp.Description("name of a kept file, e.g. report.pdf or downloads/report.pdf")),
 		),
 	}
+	list = append(list, p.gestures()...)
+	list = append(list, p.readTool(), p.scriptTool(), p.resizeTool())
+	return p.withURL(list)
 }
 
 var locatorProps = map[string]any{
@@ -175,16 +185,13 @@ var locatorProps = map[string]any{
 // css, xpath, text, label, role, or the locator text outline prints.
 func locatorArg(name string, required bool, desc string) mcp.ToolOption {
 	return func(t *mcp.Tool) {
-		if t.InputSchema.Properties == nil {
-			t.InputSchema.Properties = map[string]any{}
-		}
-		t.InputSchema.Properties[name] = map[string]any{
+		property(t, name, map[string]any{
 			"description": desc + ": exactly one of css, xpath, text, label, role (+ name), with optional within and nth; or the locator text exactly as outline prints it",
 			"anyOf": []any{
 				map[string]any{"type": "object", "properties": locatorProps, "additionalProperties": false},
 				map[string]any{"type": "string"},
 			},
-		}
+		})
 		if required {
 			t.InputSchema.Required = append(t.InputSchema.Required, name)
 		}
@@ -372,7 +379,19 @@ func (p *pageTools) click(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return p.act(ctx, "Clicked "+loc.String(), func(s *sessions.Session) error { return s.Click(loc) })
+	o := browser.ClickOptions{Button: req.GetString("button", "left"), Double: req.GetBool("double", false)}
+	what := "Clicked "
+	switch {
+	case o.Button != "left" && o.Button != "right" && o.Button != "middle":
+		return nil, refusal.New(fmt.Sprintf("button %q is not a mouse button click presses.", o.Button), `Pass "left" (the default), "right" or "middle".`)
+	case o.Double && o.Button != "left":
+		what = strings.ToUpper(o.Button[:1]) + o.Button[1:] + "-double-clicked "
+	case o.Double:
+		what = "Double-clicked "
+	case o.Button != "left":
+		what = strings.ToUpper(o.Button[:1]) + o.Button[1:] + "-clicked "
+	}
+	return p.act(ctx, what+loc.String(), func(s *sessions.Session) error { return s.ClickWith(loc, o) })
 }
 
 func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -386,24 +405,41 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if hasText == hasSecret {
 		return nil, refusal.New("write takes exactly one of text or secret.", `Pass {"text": "..."} for ordinary values or {"secret": "name"} for a password; secret://secrets lists your secret names.`)
 	}
-	clear := !req.GetBool("append", false)
-	done := fmt.Sprintf("Typed %d characters into %s.", len([]rune(text)), loc.String())
-	err = p.do(ctx, func(s *sessions.Session) error {
-		if !hasSecret {
-			return s.Write(loc, text, clear)
-		}
-		u, _ := s.CurrentURL()
-		value, err := p.secrets.Value(s.Principal, name, "", u)
-		if err != nil {
-			return err
-		}
-		done = fmt.Sprintf("Typed the secret %q into %s; its value is not shown.", name, loc.String())
-		return s.Write(loc, value, clear)
-	})
-	if err != nil {
-		return nil, err
+	clear, submit := !req.GetBool("append", false), req.GetBool("submit", false)
+	done := fmt.Sprintf("Typed %d characters into %s", len([]rune(text)), loc.String())
+	if hasSecret {
+		done = fmt.Sprintf("Typed the secret %q into %s; its value is not shown", name, loc.String())
 	}
-	return mcp.NewToolResultText(done), nil
+	if submit {
+		done += ", then submitted it"
+	}
+	return p.act(ctx, done, func(s *sessions.Session) error {
+		value := text
+		if hasSecret {
+			u, _ := s.CurrentURL()
+			v, err := p.secrets.Value(s.Principal, name, "", u)
+			if err != nil {
+				return err
+			}
+			value = v
+		}
+		if err := s.Write(loc, value, clear); err != nil {
+			return fileInputNext(err)
+		}
+		if submit {
+			return s.Submit(loc)
+		}
+		return nil
+	})
+}
+
+// fileInputNext turns the refusal to type into a file input into one
+// that names the call that fills it.
+func fileInputNext(err error) error {
+	if errors.Is(err, browser.ErrFileInput) {
+		return refusal.New("That is a file input, and typing a path into it is refused.", `Call upload_file with its locator and the name of a kept file from session://files, e.g. {"kept": "report.pdf"}.`)
+	}
+	return err
 }
 
 func (p *pageTools) pressKey(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -411,7 +447,22 @@ func (p *pageTools) pressKey(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return nil, missing("key", "a key name such as Enter, Tab or Escape")
 	}
-	return p.act(ctx, "Pressed "+key, func(s *sessions.Session) error { return s.PressKey(key) })
+	loc, err := locatorFrom(req.GetArguments(), "locator")
+	if err != nil {
+		return nil, err
+	}
+	what := "Pressed " + key
+	if loc != nil {
+		what += " in " + loc.String()
+	}
+	return p.act(ctx, what, func(s *sessions.Session) error {
+		if loc != nil {
+			if err := s.Focus(*loc); err != nil {
+				return fileInputNext(err)
+			}
+		}
+		return s.PressKey(key)
+	})
 }
 
 func (p *pageTools) selectOption(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -371,7 +371,7 @@ func TestSaveFlowRefusals(t *testing.T) {
 		doc  map[string]any
 		want []string
 	}{
-		{"bad tool name", map[string]any{"name": "login", "steps": []any{map[string]any{"tool": "hover"}}},
+		{"bad tool name", map[string]any{"name": "login", "steps": []any{map[string]any{"tool": "tap"}}},
 			[]string{"at /steps/0/tool: ", "'navigate'"}},
 		{"page tool outside flows", map[string]any{"name": "login", "steps": []any{map[string]any{"tool": "open_session"}}},
 			[]string{"at /steps/0/tool: "}},

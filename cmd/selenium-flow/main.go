@@ -42,6 +42,7 @@ var envVars = [][2]string{
 	{"FLOW_BROWSER_DENY", "comma-separated addresses and CIDR ranges local browsers may not connect to (the server's own ports and link-local addresses are always closed)"},
 	{"FLOW_BROWSER_ALLOW", "comma-separated addresses and CIDR ranges opened despite a default refusal, e.g. a link-local device"},
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
+	{"FLOW_NO_SCRIPTS", "1 leaves out execute_script, which runs a caller's JavaScript in the page"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
 }
 

@@ -75,6 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := server.Config{
 		Resources:      setting,
 		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
+		NoScripts:      os.Getenv("FLOW_NO_SCRIPTS") == "1",
 		Tokens:         tokens,
 		DataDir:        os.Getenv("FLOW_DATA_DIR"),
 		SeleniumURL:    os.Getenv("SELENIUM_URL"),

@@ -120,6 +120,10 @@ func (s *Session) Write(loc Locator, text string, clear bool) error {
 	if err != nil {
 		return s.fail(op, err)
 	}
+	// Typing into a file input would hand the page a path (keys.go).
+	if err := s.notFileInput(el); err != nil {
+		return s.fail(op, err)
+	}
 	if clear && !r.ClearNoop {
 		if err := el.Clear(); err != nil {
 			return s.fail(op, err)

@@ -19,7 +19,7 @@ import (
 var exclusions = map[string][]string{
 	"all tools":              nil,
 	"flow tools excluded":    {"save_flow", "run_flow", "delete_flow"},
-	"browser tools excluded": {"open_session", "close_session", "navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file"},
+	"browser tools excluded": {"open_session", "close_session", "navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file", "hover", "drag", "scroll", "read_text", "execute_script", "resize_window"},
 }
 
 // TestIndexEqualsServed: the index's live entries are the runtime

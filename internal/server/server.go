@@ -88,6 +88,10 @@ type Config struct {
 	// browsers like the driver's: a page cannot call the server as the
 	// server's own browser.
 	ListenPorts []int
+	// NoScripts leaves out execute_script (FLOW_NO_SCRIPTS=1), for
+	// operators who forbid running a caller's JavaScript in the page: it is
+	// then neither listed nor callable, nor a flow step.
+	NoScripts bool
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
@@ -142,6 +146,9 @@ func New(cfg Config) (*Server, error) {
 	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
 	// A server killed in the middle of a write leaves a temporary file.
 	atomicfile.RemoveStale(cfg.DataDir, atomicfile.StaleAge)
+	if cfg.NoScripts {
+		cfg.ExcludeTools = append(slices.Clone(cfg.ExcludeTools), tools.ScriptTool)
+	}
 	configured := cfg.ExcludeTools
 	cfg.ExcludeTools = withImplied(cfg.ExcludeTools)
 	store, err := files.Open(filepath.Join(cfg.DataDir, "files"))
