@@ -47,6 +47,9 @@ type LocatorError struct {
 	// Invalid, when not empty, says why the locator cannot be used at all
 	// (for example an invalid CSS selector).
 	Invalid string
+	// Suggestions are, when nothing matched, up to three locators of the
+	// same kind that find something close on the page (nearest first).
+	Suggestions []string
 }
 
 // Error says how many elements matched and what to do next.
@@ -56,6 +59,9 @@ func (e *LocatorError) Error() string {
 	switch {
 	case e.Invalid != "":
 		msg = fmt.Sprintf("%s: %s", loc, e.Invalid)
+	case e.Matched == 0 && len(e.Suggestions) > 0:
+		msg = fmt.Sprintf("no element matches %s; nearest on the page: %s (or call outline to see the page's controls and their locators)",
+			loc, strings.Join(e.Suggestions, ", "))
 	case e.Matched == 0:
 		msg = fmt.Sprintf("no element matches %s; call outline to see the page's controls and their locators", loc)
 	case e.Nth > e.Matched:
