@@ -68,9 +68,11 @@ func (e *LocatorError) Error() string {
 		msg = fmt.Sprintf("nth %d is out of range: %s matches %s; use nth 1..%d", e.Nth, loc, elements(e.Matched), e.Matched)
 	case e.Hidden:
 		msg = fmt.Sprintf("%s matches only hidden %s (not displayed, zero size or aria-hidden); "+
-			"wait for it with wait_for, or first reveal it (open its menu, tab or dialog)", loc, plural(e.Matched, "element", "elements"))
+			"wait for it with wait_for {\"locator\": %q}, or first reveal it: open its menu, tab or dialog, "+
+			"or hover the container outline names for it", loc, plural(e.Matched, "element", "elements"), loc)
 	case e.Matched > 1:
-		msg = fmt.Sprintf("%d elements match %s; add nth (1..%d) or within", e.Matched, loc, e.Matched)
+		msg = fmt.Sprintf("%d elements match %s; add nth (1..%d) or within, e.g. within:(role:row name:\"<a text of its row>\"); "+
+			"outline shows a locator for each", e.Matched, loc, e.Matched)
 	default:
 		msg = fmt.Sprintf("%s cannot be used", loc)
 	}

@@ -419,7 +419,11 @@ function countOf(loc, near) {
 // lower-cased strings: cheap, and kind to typos, reordered words and
 // missing punctuation. A long text is compared by its best window of as
 // many words as the needle has.
-const NEAR_MIN = 0.35;
+const NEAR_MIN = 0.45;
+// OTHER_ROLE is taken off a candidate of another role than the one asked
+// for: a link named "Edit" for a button "Edit" is suggested, a textbox
+// "Notes" for a button "Nope" is not.
+const OTHER_ROLE = 0.2;
 const NEAR_MAX = 3;
 
 function grams(s) {
@@ -430,6 +434,21 @@ function grams(s) {
 }
 function gramCount(g) { let n = 0; for (const c of g.values()) n += c; return n; }
 function overlap(a, b) { let n = 0; for (const [k, c] of a) { const d = b.get(k); if (d) n += Math.min(c, d); } return n; }
+
+// editSim is 1 minus the edit distance over the longer length: what
+// trigrams miss in short words ("Edt" for "Edit"). Only short strings are
+// compared so.
+function editSim(a, b) {
+  if (a.length > 40 || b.length > 40) return 0;
+  let prev = Array.from({length: b.length + 1}, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  const sim = 1 - prev[b.length] / Math.max(a.length, b.length, 1);
+  return sim >= 0.6 ? sim : 0; // below that, two strings share too little to suggest
+}
 
 // closest scores candidates {s, mk, long, bonus} against needle and returns
 // the best few as {show, loc}: show is the candidate or, for a long one,
@@ -450,12 +469,12 @@ function closest(needle, cands, k) {
       for (let i = 0; i === 0 || i + words <= ws.length; i++) {
         const win = ws.slice(i, i + words).join(' ');
         const G = grams(low(win));
-        const sc = 2 * overlap(A, G) / (an + gramCount(G));
+        const sc = Math.max(2 * overlap(A, G) / (an + gramCount(G)), editSim(nd, low(win)));
         if (sc > score) { score = sc; show = win; }
       }
     } else {
       const B = grams(cs);
-      score = 2 * overlap(A, B) / (an + gramCount(B));
+      score = Math.max(2 * overlap(A, B) / (an + gramCount(B)), editSim(nd, cs));
     }
     score += c.bonus || 0;
     if (score >= NEAR_MIN) scored.push({score, show, c});
@@ -483,7 +502,7 @@ function pageTexts(root) {
   for (let n = w.nextNode(); n && out.length < 1500; n = w.nextNode()) {
     if (!n.data.trim()) continue;
     let p = n.parentElement;
-    while (p && p !== start && p.parentElement && getComputedStyle(p).display.startsWith('inline')) p = p.parentElement;
+    while (p && p !== start && p.parentElement && getComputedStyle(p).display === 'inline') p = p.parentElement;
     if (!p || seen.has(p) || SKIP.has(p.localName) || TEXT_SKIP.has(p.localName)) continue;
     seen.add(p);
     if (!visible(p)) continue;
@@ -516,7 +535,8 @@ function nearest(loc, root) {
         const r = roleOf(el);
         if (!r || (r !== role && !CTRL_ROLES.has(r)) || !here(el)) continue;
         const n = nameOf(el);
-        if (n) cands.push({s: n, bonus: r === role ? 0.05 : 0, mk: t => ({role: r, name: t})});
+        // Names from content (a row's) are long: compared by window.
+        if (n) cands.push({s: n, long: true, bonus: r === role ? 0 : -OTHER_ROLE, mk: t => ({role: r, name: t})});
       }
     }
     return closest(needle, cands, NEAR_MAX).map(x => locString(x.loc));
@@ -937,6 +957,13 @@ function outline(root, withinStr, o) {
     let doc = null;
     try { doc = el.contentDocument; } catch (e) { doc = null; }
     if (!doc) { push({d, k: 'misc', s: head + ' cross-origin: ' + sw + ' to act inside'}); return; }
+    // Until its page arrives a frame holds an empty document of its
+    // parent's origin: neither its origin nor its content is known yet.
+    const src = el.getAttribute('src') || '';
+    if (doc.readyState !== 'complete' || (doc.URL === 'about:blank' && src && !/^\s*about:/i.test(src))) {
+      push({d, k: 'misc', s: head + ' loading: call outline again once it has loaded'});
+      return;
+    }
     if (frameDepth + 1 >= FRAME_DEPTH) { push({d, k: 'misc', s: head + ' same-origin: ' + sw + ', then outline'}); return; }
     const sub = outlineIn(el, frameDepth + 1);
     if (sub === null) { push({d, k: 'misc', s: head + ' same-origin: ' + sw + ', then outline'}); return; }
@@ -1274,6 +1301,9 @@ function run(op, a, el) {
       const d = document.documentElement, b = document.body || d;
       return {w: Math.max(d.scrollWidth, b.scrollWidth), h: Math.max(d.scrollHeight, b.scrollHeight), iw: window.innerWidth, ih: window.innerHeight};
     }
+    case 'generatedIds':
+      // For tests: which of the ids the outline would refuse to offer.
+      return a.ids.map(generatedId);
     case 'controls': {
       // For tests: the visible interactive elements, counted independently
       // of the outline.

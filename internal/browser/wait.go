@@ -88,7 +88,7 @@ func (s *Session) WaitFor(ctx context.Context, c Condition, timeout time.Duratio
 		}
 		if last {
 			return fmt.Errorf("waited %s for %s: %w; at the end %s. %s", timeout, c.describe(), ErrTimeout, c.seen(r),
-				"Call outline to see what the page has, or wait_for again with a longer timeout if it is still loading")
+				"Call outline to see what the page has, or wait_for again with a longer timeout (e.g. \"timeout\": 30) if it is still loading")
 		}
 		wait := pollInterval
 		if left := time.Until(deadline); left < wait {
