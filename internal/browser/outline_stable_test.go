@@ -135,6 +135,33 @@ func TestOutlineHoverRevealed(t *testing.T) {
 	assert.NilError(t, s.Assert(Assertion{TextPresent: "archived INV-1002"}))
 }
 
+// TestOutlineLongList checks that a long list whose items repeat the same
+// controls is outlined as a long table is: the first items, then each
+// control once with the range of its nth; every one addressable.
+func TestOutlineLongList(t *testing.T) {
+	s := open(t, "/outline-list")
+	out, err := s.Outline(nil)
+	assert.NilError(t, err)
+	assert.Equal(t, out, `page "To do" `+page("/outline-list")+`
+main
+  h1 "To do"
+  list items:30
+    item "Task number 1"
+    item "Task number 2"
+    item "Task number 3"
+    … 27 more items; for one item's controls use within:(role:listitem name:"<text in the item>") or nth
+    role:checkbox nth:1..30
+    role:button name:"Delete" nth:1..30 (hidden until hover: hover its row or item first)`)
+	item := Locator{Role: "listitem", Name: "Task number 17"}
+	assert.NilError(t, s.Click(Locator{Role: "checkbox", Within: &item}))
+	assert.NilError(t, s.Assert(Assertion{TextPresent: "toggled Task number 17"}))
+	assert.NilError(t, s.Click(Locator{Role: "checkbox", Nth: 18}))
+	assert.NilError(t, s.Assert(Assertion{TextPresent: "toggled Task number 18"}))
+	hover(t, s, item)
+	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Delete", Within: &item}))
+	assert.NilError(t, s.Assert(Assertion{TextPresent: "destroyed Task number 17"}))
+}
+
 // TestOutlineFrames checks that iframes are listed with the locator
 // switch_frame takes and whether they are cross-origin, that a
 // same-origin frame's controls are outlined beneath it, and that those

@@ -146,6 +146,12 @@ const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'gridcel
 
 // textOf: the visible text of an element, or the names of its images.
 function textOf(el) {
+  const i = info(el);
+  if (i.text === undefined) i.text = textOf1(el);
+  return i.text;
+}
+
+function textOf1(el) {
   // innerText leaves out what is not rendered; hidden elements still have names.
   let s = norm(el.innerText !== undefined && shown(el) ? el.innerText : el.textContent);
   if (!s) {
@@ -814,6 +820,13 @@ function locatorFor(el) {
     if (i >= 0) return {loc: c, nth: i + 1};
   }
   if (!preferNth) { const w = withinNth(el); if (w) return {loc: w, nth: 0}; }
+  else {
+    // An unnamed control of a long table or list: its role and nth, which
+    // group into one range with its kin.
+    const r = roleOf(el);
+    const i = r && CTRL_ROLES.has(r) ? hits({role: r}).indexOf(el) : -1;
+    if (i >= 0) return {loc: {role: r}, nth: i + 1};
+  }
   const c = {css: cssPath(el)};
   const i = hits(c).indexOf(el);
   return {loc: c, nth: hits(c).length > 1 && i >= 0 ? i + 1 : 0};
@@ -866,7 +879,9 @@ function outline(root, withinStr, o) {
     if (!hidden && !visible(el)) return false;
     const {loc, nth} = locatorFor(el);
     let st = states(el);
-    if (hoverBy) st += ' (hidden until hover: hover {"locator":' + JSON.stringify(locObj(hoverTarget(hoverBy), 0)) + '})';
+    // Grouped controls share one line: the hover is said in words.
+    if (hoverBy && preferNth) st += ' (hidden until hover: hover its row or item first)';
+    else if (hoverBy) st += ' (hidden until hover: hover {"locator":' + JSON.stringify(locObj(hoverTarget(hoverBy), 0)) + '})';
     else if (hidden) st += ' hidden';
     // A locator from an attribute says nothing of what the control is:
     // its name follows.
@@ -913,6 +928,7 @@ function outline(root, withinStr, o) {
       return;
     }
     if (t === 'table' && role === 'table' && !layoutTable(el)) { table(el, d); return; }
+    if (role === 'list') { list(el, d); return; }
     if (role === 'alert' || role === 'status' || role === 'log') {
       const s = textOf(el);
       if (s) push({d, k: 'misc', s: role + ' ' + q(cutShow(s, TEXT_MAX))});
@@ -992,12 +1008,16 @@ function outline(root, withinStr, o) {
     }
     for (const r of body.slice(0, TABLE_ROWS_SHOWN)) push({d: d + 1, k: 'row', s: 'row ' + rowText(r)});
     push({d: d + 1, k: 'misc', s: '… ' + (body.length - TABLE_ROWS_SHOWN) + ' more rows; for one row\'s controls use within:(role:row name:"<text in the row>") or nth'});
-    // Every control of the table, grouped by locator: the nth of a group's
-    // members are listed as ranges.
+    grouped(el, d + 1);
+  };
+
+  // grouped lists every control of a long table or list grouped by
+  // locator: the nth of a group's members are listed as ranges.
+  const grouped = (el, d) => {
     const at = out.length;
     const was = preferNth;
     preferNth = true;
-    try { kids(el, d + 1, 'ctl'); } finally { preferNth = was; }
+    try { kids(el, d, 'ctl'); } finally { preferNth = was; }
     const items = out.splice(at);
     const groups = new Map();
     for (const it of items) {
@@ -1010,6 +1030,24 @@ function outline(root, withinStr, o) {
       if (g.length === 1) { out.push(g[0]); continue; }
       out.push(Object.assign({}, g[0], {nth: ranges(g.map(i => i.nth))}));
     }
+  };
+
+  // list outlines a list as usual, unless it is long and its items repeat
+  // the same controls (a to-do list, search results): then, as a long
+  // table, it shows the first items and every control grouped by locator,
+  // instead of one within locator per item.
+  const list = (el, d) => {
+    const items = [...el.children].filter(c => roleOf(c) === 'listitem' && shown(c));
+    const at = out.length;
+    kids(el, d, 'all');
+    if (items.length <= TABLE_ROWS_FULL) return;
+    const perItem = out.slice(at).filter(it => it.k === 'ctl' && it.base.includes(' within:(role:listitem ')).length;
+    if (perItem <= TABLE_ROWS_FULL) return;
+    out.splice(at);
+    push({d, k: 'land', s: 'list items:' + items.length});
+    for (const li of items.slice(0, TABLE_ROWS_SHOWN)) push({d: d + 1, k: 'row', s: 'item ' + q(cutShow(textOf(li), ROW_MAX))});
+    push({d: d + 1, k: 'misc', s: '… ' + (items.length - TABLE_ROWS_SHOWN) + ' more items; for one item\'s controls use within:(role:listitem name:"<text in the item>") or nth'});
+    grouped(el, d + 1);
   };
 
   out.push({d: 0, k: 'page', s: 'page ' + q(clipShow(document.title || '', NAME_MAX)) + ' ' + location.href + (withinStr ? ' within:(' + withinStr + ')' : '')});
