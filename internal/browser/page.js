@@ -1145,7 +1145,9 @@ function hoverReveals() {
       while (j < sel.length && !/[\s>+~]/.test(sel[j])) j++;
       const contSel = (sel.slice(0, i) + sel.slice(i + 6, j)).replace(/:hover/g, '').trim();
       const revSel = sel.replace(/:hover/g, '').trim();
-      if (!contSel || /[+~]\s*$/.test(contSel) || /\s[+~]\s|[+~]/.test(sel.slice(j))) continue;
+      // A sibling combinator after it reveals something outside it: not
+      // followed (the hovered element is looked for among ancestors).
+      if (!contSel || /[+~]/.test(sel.slice(j))) continue;
       let els;
       try { els = document.querySelectorAll(revSel); } catch (e) { continue; }
       for (const el of els) {
