@@ -1089,7 +1089,10 @@ function outline(root, withinStr, o) {
 
 // outlineIn outlines a same-origin frame's document by running a copy of
 // this script in the frame's own window (its document, location and
-// globals are the frame's). null when that cannot be done.
+// globals are the frame's). The copy is made from fresh, the function
+// session.go's install script wraps this file in; without it (or when the
+// frame forbids it) the frame is only listed. null when that cannot be
+// done.
 function outlineIn(frameEl, depth) {
   try {
     /* global fresh */
