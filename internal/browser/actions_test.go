@@ -28,9 +28,10 @@ func TestLoginFlow(t *testing.T) {
 
 	out, err := s.Outline(nil)
 	assert.NilError(t, err)
-	assert.Assert(t, is.Contains(out, `email label:"Email" value:"ada@example.com"`))
-	assert.Assert(t, is.Contains(out, `password label:"Password" filled`))
-	assert.Assert(t, is.Contains(out, `checkbox label:"Remember me" checked`))
+	// Stable ids and field names come before labels; the name follows.
+	assert.Assert(t, is.Contains(out, `email css:#email "Email" value:"ada@example.com"`))
+	assert.Assert(t, is.Contains(out, `password css:#password "Password" filled`))
+	assert.Assert(t, is.Contains(out, `checkbox css:input[name=remember] "Remember me" checked`))
 
 	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Sign in"}))
 	assert.NilError(t, s.WaitFor(context.Background(), Condition{Text: "Welcome ada@example.com"}, testenv.Remaining(t)))
@@ -132,7 +133,7 @@ func TestWrite(t *testing.T) {
 	assert.NilError(t, s.Write(Locator{Label: "Rich editor"}, "rich text", false))
 	out, err := s.Outline(nil)
 	assert.NilError(t, err)
-	assert.Assert(t, is.Contains(out, `textarea label:"Notes" value:"replaced"`))
+	assert.Assert(t, is.Contains(out, `textarea css:#notes "Notes" value:"replaced"`))
 	assert.NilError(t, s.Assert(Assertion{TextPresent: "rich text"}))
 
 	// Typed text never shows in errors.
@@ -197,13 +198,15 @@ func TestWaitFor(t *testing.T) {
 
 	err := s.WaitFor(ctx, Condition{Locator: &Locator{Role: "button", Name: "Never"}, Text: "not here"}, 500*time.Millisecond)
 	assert.Assert(t, errors.Is(err, ErrTimeout))
-	assert.ErrorContains(t, err, `waited 500ms for role:button name:"Never" to be visible and the text "not here" to appear: timed out; at the end role:button name:"Never" matches 0 elements; the text is not on the page`)
+	assert.ErrorContains(t, err, `waited 500ms for role:button name:"Never" to be visible and the text "not here" to appear: timed out; `+
+		`at the end role:button name:"Never" matches no element; the text "not here" is not on the page; `+
+		`the page is "Controls" at `+page("/controls#ready")+`. Call outline to see what the page has, or wait_for again with a longer timeout`)
 
 	err = s.WaitFor(ctx, Condition{Locator: &Locator{Role: "button", Name: "Secret action"}}, 300*time.Millisecond)
 	assert.ErrorContains(t, err, "matches only hidden elements (1)")
 
 	err = s.WaitFor(ctx, Condition{URLContains: "/elsewhere"}, 300*time.Millisecond)
-	assert.ErrorContains(t, err, "the URL is "+page("/controls#ready"))
+	assert.ErrorContains(t, err, `the page is "Controls" at `+page("/controls#ready"))
 
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
@@ -230,10 +233,12 @@ func TestAssertFailures(t *testing.T) {
 	assert.Equal(t, ae.Failures[1], `the URL `+page("/controls")+` does not match "/other$"`)
 	assert.Equal(t, ae.Failures[2], `the title "Controls" does not match "^Dashboard"`)
 	assert.Equal(t, ae.Failures[3], `role:button name:"Secret action" is not visible: it matches only hidden elements (1)`)
+	assert.Equal(t, ae.Page, `the page is "Controls" at `+page("/controls"))
 	assert.Equal(t, ae.Failures[4], `expected role:button name:"Save" to match 3 elements, found 2`)
 
 	err = s.Assert(Assertion{Visible: &Locator{Text: "nothing like this"}})
-	assert.ErrorContains(t, err, `assertion failed: text:"nothing like this" is not visible: no element matches it`)
+	assert.ErrorContains(t, err, `assertion failed: text:"nothing like this" is not visible: it matches no element; the page is "Controls" at `+
+		page("/controls")+`. If the page is still changing, wait_for it first; outline shows what the page has`)
 	err = s.Assert(Assertion{Count: &Locator{CSS: ".gone"}, Equals: 0}) // hidden ones do not count
 	assert.NilError(t, err)
 

@@ -104,7 +104,7 @@ func TestUpload(t *testing.T) {
 	assert.NilError(t, s.Upload(Locator{Label: "Avatar"}, avatar)) // a hidden file input
 	out, err := s.Outline(nil)
 	assert.NilError(t, err)
-	assert.Assert(t, is.Contains(out, `file label:"Document" file:"notes.txt"`))
+	assert.Assert(t, is.Contains(out, `file css:#doc "Document" file:"notes.txt"`))
 	assert.Assert(t, !strings.Contains(out, dir))
 	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Upload"}))
 	assert.NilError(t, s.WaitFor(context.Background(), Condition{Text: "Uploaded doc: notes.txt (12 bytes)"}, testenv.Remaining(t)))

@@ -11,7 +11,10 @@
 // label or ARIA role and accessible name — resolved by one injected script
 // per call (installed once per document; later calls send a stub that runs
 // it). Outline describes the page as compact indented text in which
-// every visible control carries a locator that the other methods accept.
+// every visible control carries a locator that the other methods accept,
+// chosen to survive a re-render: test ids and stable ids first, never an
+// id that looks generated, and rows found by their text rather than their
+// position.
 //
 // Errors returned by this package are written for the agent: they never
 // contain the WebDriver or Grid address, server file system paths or text

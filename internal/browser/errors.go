@@ -47,6 +47,9 @@ type LocatorError struct {
 	// Invalid, when not empty, says why the locator cannot be used at all
 	// (for example an invalid CSS selector).
 	Invalid string
+	// Suggestions are, when nothing matched, up to three locators of the
+	// same kind that find something close on the page (nearest first).
+	Suggestions []string
 }
 
 // Error says how many elements matched and what to do next.
@@ -56,15 +59,20 @@ func (e *LocatorError) Error() string {
 	switch {
 	case e.Invalid != "":
 		msg = fmt.Sprintf("%s: %s", loc, e.Invalid)
+	case e.Matched == 0 && len(e.Suggestions) > 0:
+		msg = fmt.Sprintf("no element matches %s; nearest on the page: %s (or call outline to see the page's controls and their locators)",
+			loc, strings.Join(e.Suggestions, ", "))
 	case e.Matched == 0:
 		msg = fmt.Sprintf("no element matches %s; call outline to see the page's controls and their locators", loc)
 	case e.Nth > e.Matched:
 		msg = fmt.Sprintf("nth %d is out of range: %s matches %s; use nth 1..%d", e.Nth, loc, elements(e.Matched), e.Matched)
 	case e.Hidden:
 		msg = fmt.Sprintf("%s matches only hidden %s (not displayed, zero size or aria-hidden); "+
-			"wait for it with wait_for, or first reveal it (open its menu, tab or dialog)", loc, plural(e.Matched, "element", "elements"))
+			"wait for it with wait_for {\"locator\": %q}, or first reveal it: open its menu, tab or dialog, "+
+			"or hover the container outline names for it", loc, plural(e.Matched, "element", "elements"), loc)
 	case e.Matched > 1:
-		msg = fmt.Sprintf("%d elements match %s; add nth (1..%d) or within", e.Matched, loc, e.Matched)
+		msg = fmt.Sprintf("%d elements match %s; add nth (1..%d) or within, e.g. within:(role:row name:\"<a text of its row>\"); "+
+			"outline shows a locator for each", e.Matched, loc, e.Matched)
 	default:
 		msg = fmt.Sprintf("%s cannot be used", loc)
 	}

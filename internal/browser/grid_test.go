@@ -50,7 +50,7 @@ func TestGrid(t *testing.T) {
 	out, err := s.Outline(nil)
 	assert.NilError(t, err)
 	assert.Assert(t, is.Contains(out, `form "login"`))
-	assert.Assert(t, is.Contains(out, `password label:"Password"`))
+	assert.Assert(t, is.Contains(out, `password css:#password "Password"`))
 	assert.NilError(t, s.Write(Locator{Label: "Email"}, "grid@example.com", true))
 	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Sign in"}))
 	assert.NilError(t, s.WaitFor(ctx, Condition{Text: "Welcome grid@example.com"}, 10*time.Second))

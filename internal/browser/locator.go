@@ -13,10 +13,13 @@ import (
 // Text, Label and Role is set; Name narrows Role.
 //
 // Text, Label and Name compare case-insensitively with whitespace
-// normalised: an element whose string equals the one given is preferred; if
-// there is none, elements whose string contains it match. Only visible
-// elements count, except that when nothing visible matches, hidden matches
-// are reported (and accepted by Upload).
+// normalised and typographic quotes, dashes and the ellipsis taken as their
+// plain forms (I’m matches I'm): an element whose string equals the one
+// given is preferred; if there is none, elements whose string contains it
+// match. Only visible elements count, except that when nothing visible
+// matches, hidden matches are reported (and accepted by Upload). A locator
+// that matches nothing fails with a *LocatorError naming the nearest
+// candidates on the page.
 type Locator struct {
 	// CSS is a CSS selector.
 	CSS string `json:"css,omitempty"`

@@ -146,3 +146,55 @@ func TestLocatorErrorMessages(t *testing.T) {
 		assert.Assert(t, is.Contains(tc.err.Error(), tc.want))
 	}
 }
+
+func TestLocatorErrorSuggestions(t *testing.T) {
+	e := LocatorError{Locator: Locator{Role: "button", Name: "Yes, I am sure"},
+		Suggestions: []string{`role:button name:"Yes, I’m sure"`, `role:link name:"Yes"`}}
+	assert.Equal(t, e.Error(), `no element matches role:button name:"Yes, I am sure"; nearest on the page: `+
+		`role:button name:"Yes, I’m sure", role:link name:"Yes" (or call outline to see the page's controls and their locators)`)
+}
+
+// TestGeneratedIDs checks which ids the outline takes for generated ones
+// and never offers as locators.
+func TestGeneratedIDs(t *testing.T) {
+	s := open(t, "/controls")
+	tests := []struct {
+		id        string
+		generated bool
+	}{
+		{"pY4JQAQ=", true},             // base64
+		{"ember1234", true},            // Ember
+		{":r1:", true},                 // React useId
+		{"react-select-5-input", true}, // react-select
+		{"mui-12", true},
+		{"a3f9c2d81b0e", true},                         // hex
+		{"550e8400-e29b-41d4-a716-446655440000", true}, // UUID
+		{"V1StGXR8_Z5jdHi6B-myT", true},                // nanoid
+		{"Qw-42a_Zk", true},
+		{"order-20261203", true}, // a long number
+		{"email", false},
+		{"id_username", false}, // Django
+		{"draft-1", false},
+		{"s1", false},
+		{"login-error", false},
+		{"user-42", false},
+		{"myButton2", false},
+		{"section3", false},
+	}
+	ids := make([]string, len(tests))
+	for i, tc := range tests {
+		ids[i] = tc.id
+	}
+	var got []bool
+	assert.NilError(t, func() error {
+		if err := s.begin(); err != nil {
+			return err
+		}
+		defer s.mu.Unlock()
+		return s.script("generatedIds", map[string]any{"ids": ids}, nil, &got)
+	}())
+	assert.Equal(t, len(got), len(tests))
+	for i, tc := range tests {
+		assert.Check(t, got[i] == tc.generated, "%q: generated %v, want %v", tc.id, got[i], tc.generated)
+	}
+}

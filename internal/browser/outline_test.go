@@ -11,7 +11,7 @@ import (
 )
 
 // outlinePages are the fixture pages the outline is checked on.
-var outlinePages = []string{"/login", "/article", "/admin", "/controls", "/upload", "/download", "/tricky"}
+var outlinePages = []string{"/login", "/article", "/admin", "/controls", "/upload", "/download", "/tricky", "/generated", "/outline-list"}
 
 // budgetPages must outline in at most 10% of their HTML.
 var budgetPages = []string{"/login", "/article", "/admin"}
@@ -65,7 +65,8 @@ func parseOutlineControls(t *testing.T, outline string) []outlineControl {
 		for _, tok := range strings.Fields(rest) {
 			assert.Assert(t, !strings.HasPrefix(tok, "nth:"), line)
 		}
-		c := outlineControl{line: line, hidden: strings.HasSuffix(line, " hidden")}
+		// A control shown only on hover is hidden until then.
+		c := outlineControl{line: line, hidden: strings.HasSuffix(line, " hidden") || strings.Contains(line, " (hidden until hover: ")}
 		if len(nths) == 0 {
 			c.locs = []Locator{loc}
 		}
@@ -150,10 +151,10 @@ func TestOutlineLogin(t *testing.T) {
 		"main",
 		`  h1 "Sign in to Acme"`,
 		`  form "login"`,
-		`    email label:"Email" value:"a@b.c"`,
-		`    password label:"Password" filled`,
-		`    textbox label:"Verification code" filled`,
-		`    checkbox label:"Remember me"`,
+		`    email css:#email "Email" value:"a@b.c"`,
+		`    password css:#password "Password" filled`,
+		`    textbox css:#code "Verification code" filled`,
+		`    checkbox css:input[name=remember] "Remember me"`,
 		`    role:link name:"Forgot password?"`,
 		`    role:button name:"Sign in"`,
 		`  role:button name:"Google"`,
@@ -181,7 +182,7 @@ func TestOutlineAdminTable(t *testing.T) {
 		`… 117 more rows`,
 		`role:button name:"Edit" nth:1..120`,
 		`role:button name:"Delete" nth:1..120`,
-		`select label:"Status" value:"Any status" options:"Any status|Active|Suspended|Invited"`,
+		`select css:select[name=status] "Status" value:"Any status" options:"Any status|Active|Suspended|Invited"`,
 		`role:link name:"Users" current`,
 	} {
 		assert.Assert(t, is.Contains(out, w))
@@ -203,9 +204,10 @@ func TestOutlineControlsPage(t *testing.T) {
 	assert.NilError(t, err)
 	for _, w := range []string{
 		`region "Drafts"`,
-		`role:button name:"Save" nth:1`,
-		`role:button name:"Save" nth:2`,
-		`select label:"Size" value:"Medium" options:"Small|Medium|Large|Extra large"`,
+		// The two Save buttons are found within their cards, by id.
+		`role:button name:"Save" within:(css:#draft-1)`,
+		`role:button name:"Save" within:(css:#draft-2)`,
+		`select css:#size "Size" value:"Medium" options:"Small|Medium|Large|Extra large"`,
 		`group "Plan"`,
 		`radio label:"Monthly" checked`,
 		`editor label:"Rich editor"`,
@@ -223,7 +225,7 @@ func TestOutlineControlsPage(t *testing.T) {
 	part, err := s.Outline(&Locator{CSS: "#draft-2"})
 	assert.NilError(t, err)
 	assert.Equal(t, part, `page "Controls" `+page("/controls")+` within:(css:#draft-2)`+"\n"+
-		`h2 "Second draft"`+"\n"+`role:button name:"Save" nth:2`)
+		`h2 "Second draft"`+"\n"+`role:button name:"Save" within:(css:#draft-2)`)
 	_, err = s.Outline(&Locator{CSS: "#nothing"})
 	assert.ErrorContains(t, err, "outline: no element matches css:#nothing")
 }
@@ -232,8 +234,8 @@ func TestOutlineUploadShowsHiddenFileInput(t *testing.T) {
 	s := open(t, "/upload")
 	out, err := s.Outline(nil)
 	assert.NilError(t, err)
-	assert.Assert(t, is.Contains(out, `file label:"Document"`))
-	assert.Assert(t, is.Contains(out, `file label:"Avatar" hidden`))
+	assert.Assert(t, is.Contains(out, `file css:#doc "Document"`))
+	assert.Assert(t, is.Contains(out, `file css:#avatar "Avatar" hidden`))
 }
 
 func TestOutlineArticle(t *testing.T) {
@@ -245,9 +247,12 @@ func TestOutlineArticle(t *testing.T) {
 		`role:link name:"chapter on scripting"`, `role:link name:"running headless"`, `more paragraphs)`} {
 		assert.Assert(t, is.Contains(out, w))
 	}
+	// A paragraph shows up to 200 characters (the first of a run of long
+	// ones fewer) and says how to read the rest.
 	for _, l := range strings.Split(out, "\n") {
-		assert.Assert(t, len(l) <= 140, "long line %q", l)
+		assert.Assert(t, len(l) <= 260, "long line %q", l)
 	}
+	assert.Assert(t, is.Contains(out, `… marks cut text; read_text {"locator":…} reads an element's text whole`))
 }
 
 // outlineRatio returns the outline's size and the page HTML's size.
@@ -328,10 +333,11 @@ func TestOutlineTricky(t *testing.T) {
 	for _, w := range []string{
 		`role:link name:"Tricky Inc."`, // named by its image
 		`role:button name:"Settings" collapsed`,
-		`role:tab name:"List" selected`,
+		`tab css:#tab-list "List" selected`,
 		`form "Newsletter"`,
 		`email label:"Your email"`, // placeholder as label
-		`role:button name:"Subscribe" nth:2`,
+		`role:button name:"Subscribe" within:(role:form name:"Feedback")`,
+		`role:textbox nth:2 within:(role:form name:"Feedback")`, // unlabelled: by position in its form, not a css path
 		`role:link name:"Go" nth:3`,
 		`alert "Your session expires in 5 minutes."`,
 		`dialog "Confirm" modal`,

@@ -7,7 +7,21 @@
 'use strict';
 
 const norm = s => String(s == null ? '' : s).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
-const low = s => norm(s).toLowerCase();
+// TYPO maps typographic quotes, dashes and the ellipsis to their plain
+// forms: a locator typed with a straight apostrophe finds "I’m", and one
+// copied from the page finds a page that uses straight quotes.
+const TYPO = {'\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u2032': "'", '\u02bc': "'",
+  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u2033': '"',
+  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-', '\u2026': '...'};
+const TYPO_RE = /[\u2018\u2019\u201a\u201b\u2032\u02bc\u201c-\u201f\u2033\u2010-\u2015\u2212\u2026]/g;
+const fold = s => s.replace(TYPO_RE, c => TYPO[c]);
+// low is the form every text, label and name is compared in: whitespace
+// normalised, typography folded, lower case.
+const low = s => fold(norm(s)).toLowerCase();
+// squash is a cheap superset test of low: whitespace, quotes, dashes and
+// dots taken out, so "I’m  sure" and "i'm sure" squash alike.
+const SQUASH_RE = /[\s\u00a0\u200b'"\u2018-\u201f\u2032\u2033\u02bc\u2010-\u2015\u2212\u2026.-]+/g;
+const squash = s => String(s == null ? '' : s).toLowerCase().replace(SQUASH_RE, '');
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
 const TEXT_SKIP = new Set(['select', 'option', 'optgroup', 'datalist', 'textarea', 'svg']);
 const cache = new Map();
@@ -132,6 +146,12 @@ const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'gridcel
 
 // textOf: the visible text of an element, or the names of its images.
 function textOf(el) {
+  const i = info(el);
+  if (i.text === undefined) i.text = textOf1(el);
+  return i.text;
+}
+
+function textOf1(el) {
   // innerText leaves out what is not rendered; hidden elements still have names.
   let s = norm(el.innerText !== undefined && shown(el) ? el.innerText : el.textContent);
   if (!s) {
@@ -261,7 +281,7 @@ function pick(els, strings, needle) {
   for (const el of els) {
     let e = false, p = false;
     for (const s of strings(el)) {
-      const l = s.toLowerCase();
+      const l = low(s);
       if (l === needle) { e = true; break; }
       if (l.includes(needle)) p = true;
     }
@@ -284,13 +304,13 @@ function visibleFirst(pool, match) {
 const inRoot = (root, el) => root === document || (root !== el && root.contains(el));
 
 function byText(needle, root) {
-  const nsq = needle.replace(/\s/g, '');
+  const nsq = squash(needle);
   const ex = [], part = [];
   const visit = el => {
     const t = el.localName;
     if (SKIP.has(t) || TEXT_SKIP.has(t)) return false;
     if (t === 'input') return false;
-    if (!(el.textContent || '').toLowerCase().replace(/\s/g, '').includes(nsq)) return false;
+    if (!squash(el.textContent).includes(nsq)) return false;
     if (!shown(el)) return false;
     let child = false;
     for (const c of el.children) if (visit(c)) child = true;
@@ -359,7 +379,7 @@ function matchAll1(loc, root) {
     const pool = withRole(role).filter(el => inRoot(root, el));
     if (!loc.name) return visibleFirst(pool, a => a);
     const needle = low(loc.name);
-    return visibleFirst(pool, a => pick(a, el => [nameOf(el)], needle));
+    return visibleFirst(pool, a => pick(a, el => [nameOf(el) || (role === 'listitem' ? textOf(el) : '')], needle));
   }
   throw new LocErr(0, 0, 0, false, 'empty locator');
 }
@@ -381,17 +401,154 @@ function resolveOne(loc, depth, allowHidden) {
   catch (e) { if (e instanceof LocErr) { e.depth = depth; } throw e; }
   const n = m.els.length;
   const nth = loc.nth || 0;
-  if (n === 0 || (nth === 0 && n > 1) || nth > n) throw new LocErr(depth, n, nth, m.hidden, '');
+  if (n === 0) { const e = new LocErr(depth, 0, nth, false, ''); e.sugg = nearest(loc, root); throw e; }
+  if ((nth === 0 && n > 1) || nth > n) throw new LocErr(depth, n, nth, m.hidden, '');
   if (m.hidden && !allowHidden) throw new LocErr(depth, n, nth, true, '');
   return m.els[nth ? nth - 1 : 0];
 }
 
-// countOf counts the visible elements a locator matches (nth ignored).
-function countOf(loc) {
+// countOf counts the visible elements a locator matches (nth ignored; Go
+// applies it). A within that does not resolve is reported as within; with
+// near, a locator matching nothing comes with the nearest candidates.
+function countOf(loc, near) {
   let root;
-  try { root = resolveRoot(loc, 0); } catch (e) { if (e instanceof LocErr) return {n: 0, hidden: 0}; throw e; }
+  try { root = resolveRoot(loc, 0); } catch (e) { if (e instanceof LocErr) return {n: 0, hidden: 0, within: fail(e)}; throw e; }
   const m = matchAll(loc, root);
-  return m.hidden ? {n: 0, hidden: m.els.length} : {n: m.els.length, hidden: 0};
+  const r = m.hidden ? {n: 0, hidden: m.els.length} : {n: m.els.length, hidden: 0};
+  if (near && !m.els.length) r.sugg = nearest(loc, root);
+  return r;
+}
+
+// ---- nearest candidates ------------------------------------------------------
+
+// Similarity is the Dice coefficient of character trigrams of the folded,
+// lower-cased strings: cheap, and kind to typos, reordered words and
+// missing punctuation. A long text is compared by its best window of as
+// many words as the needle has.
+const NEAR_MIN = 0.45;
+// OTHER_ROLE is taken off a candidate of another role than the one asked
+// for: a link named "Edit" for a button "Edit" is suggested, a textbox
+// "Notes" for a button "Nope" is not.
+const OTHER_ROLE = 0.2;
+const NEAR_MAX = 3;
+
+function grams(s) {
+  const g = new Map();
+  const t = ' ' + s + ' ';
+  for (let i = 0; i + 3 <= t.length; i++) { const k = t.slice(i, i + 3); g.set(k, (g.get(k) || 0) + 1); }
+  return g;
+}
+function gramCount(g) { let n = 0; for (const c of g.values()) n += c; return n; }
+function overlap(a, b) { let n = 0; for (const [k, c] of a) { const d = b.get(k); if (d) n += Math.min(c, d); } return n; }
+
+// editSim is 1 minus the edit distance over the longer length: what
+// trigrams miss in short words ("Edt" for "Edit"). Only short strings are
+// compared so.
+function editSim(a, b) {
+  if (a.length > 40 || b.length > 40) return 0;
+  let prev = Array.from({length: b.length + 1}, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  const sim = 1 - prev[b.length] / Math.max(a.length, b.length, 1);
+  return sim >= 0.6 ? sim : 0; // below that, two strings share too little to suggest
+}
+
+// closest scores candidates {s, mk, long, bonus} against needle and returns
+// the best few as {show, loc}: show is the candidate or, for a long one,
+// its best window; mk makes the locator that finds it.
+function closest(needle, cands, k) {
+  const nd = low(needle);
+  if (!nd) return [];
+  const A = grams(nd), an = gramCount(A);
+  const words = nd.split(' ').length;
+  const scored = [];
+  for (const c of cands) {
+    const cs = low(c.s);
+    if (!cs) continue;
+    let score = 0, show = c.s;
+    if (c.long && cs.length > nd.length * 2 + 10) {
+      if (overlap(A, grams(cs)) / an < NEAR_MIN) continue;
+      const ws = norm(c.s).split(' ');
+      for (let i = 0; i === 0 || i + words <= ws.length; i++) {
+        const win = ws.slice(i, i + words).join(' ');
+        const G = grams(low(win));
+        const sc = Math.max(2 * overlap(A, G) / (an + gramCount(G)), editSim(nd, low(win)));
+        if (sc > score) { score = sc; show = win; }
+      }
+    } else {
+      const B = grams(cs);
+      score = Math.max(2 * overlap(A, B) / (an + gramCount(B)), editSim(nd, cs));
+    }
+    score += c.bonus || 0;
+    if (score >= NEAR_MIN) scored.push({score, show, c});
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const out = [], seen = new Set();
+  for (const x of scored) {
+    const loc = x.c.mk ? x.c.mk(clip(x.show, NAME_MAX)) : null;
+    const key = loc ? locString(loc) : low(x.show);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({show: x.show, loc});
+    if (out.length === k) break;
+  }
+  return out;
+}
+
+// pageTexts: the visible texts under root, one per block (so that
+// "I'm <b>sure</b>" reads as one), at most 1500 and 400 characters each.
+function pageTexts(root) {
+  const out = [], seen = new Set();
+  const start = root === document ? document.body : root;
+  if (!start) return out;
+  const w = document.createTreeWalker(start, NodeFilter.SHOW_TEXT);
+  for (let n = w.nextNode(); n && out.length < 1500; n = w.nextNode()) {
+    if (!n.data.trim()) continue;
+    let p = n.parentElement;
+    while (p && p !== start && p.parentElement && getComputedStyle(p).display === 'inline') p = p.parentElement;
+    if (!p || seen.has(p) || SKIP.has(p.localName) || TEXT_SKIP.has(p.localName)) continue;
+    seen.add(p);
+    if (!visible(p)) continue;
+    const s = norm(p.innerText);
+    if (s) out.push(s.slice(0, 400));
+  }
+  for (const i of start.querySelectorAll('input[type=submit],input[type=button],input[type=reset]')) if (visible(i) && i.value) out.push(norm(i.value));
+  return out;
+}
+
+// nearest suggests up to three locators of the same kind as loc that find
+// something close to what loc asked for under root.
+function nearest(loc, root) {
+  try {
+    const cands = [];
+    const here = el => inRoot(root, el) && visible(el);
+    let needle = '';
+    if (loc.text) {
+      needle = loc.text;
+      for (const s of pageTexts(root)) cands.push({s, long: true, mk: t => ({text: t})});
+    } else if (loc.label) {
+      needle = loc.label;
+      for (const el of labelables()) if (here(el)) for (const l of labelsOf(el)) cands.push({s: l, mk: t => ({label: t})});
+    } else if (loc.role && loc.name) {
+      // Same role first; a control of another role with a close name
+      // (a link where a button was asked for) comes next.
+      needle = loc.name;
+      const role = loc.role.trim().toLowerCase();
+      for (const el of everything()) {
+        const r = roleOf(el);
+        if (!r || (r !== role && !CTRL_ROLES.has(r)) || !here(el)) continue;
+        const n = nameOf(el);
+        // Names from content (a row's) are long: compared by window.
+        if (n) cands.push({s: n, long: true, bonus: r === role ? 0 : -OTHER_ROLE, mk: t => ({role: r, name: t})});
+      }
+    }
+    return closest(needle, cands, NEAR_MAX).map(x => locString(x.loc));
+  } catch (e) {
+    return [];
+  }
 }
 
 // ---- locator strings (same syntax as Locator.String in Go) -----------------
@@ -495,13 +652,133 @@ function states(el) {
   return a.length ? ' ' + a.join(' ') : '';
 }
 
+// ---- choosing stable locators ----------------------------------------------
+
+// generatedId: an id or test id that looks made up by a framework or a
+// random generator, and so is likely to change on the next render: React's
+// ":r1:", "ember123", "react-select-5-input", base64 such as "pY4JQAQ=",
+// long hex, UUIDs, long numbers.
+function generatedId(id) {
+  if (!id) return true;
+  if (/[:=+\/\s]/.test(id)) return true;
+  if (/\d{4,}/.test(id)) return true;
+  if (/^(ember|ext-|gwt-|yui_|j_id|jquery|ui-id-|mui-|radix-|headlessui-|react-select-|downshift-|rc-|el-|cdk-|mat-|ng-|tippy-|uid|__)\S*\d/i.test(id)) return true;
+  // nanoid and kin use - and _ too: the whole id is judged as well as
+  // each part.
+  for (const tok of [id.replace(/[-_.]/g, '')].concat(id.split(/[-_.]/))) {
+    if (tok.length >= 8 && /^[0-9a-f]+$/i.test(tok) && /\d/.test(tok)) return true; // hex
+    // Random letters and digits: a digit between letters with mixed case
+    // (pY4JQAQ), or many changes between letters and digits (a8f3k2).
+    if (tok.length >= 5) {
+      const mixed = /[a-z]/.test(tok) && /[A-Z]/.test(tok) && /[A-Za-z]\d+[A-Za-z]/.test(tok);
+      const flips = (tok.match(/[A-Za-z]\d|\d[A-Za-z]/g) || []).length;
+      if (mixed || flips >= 3) return true;
+    }
+  }
+  return false;
+}
+
+const TEST_ATTRS = ['data-testid', 'data-test', 'data-test-id', 'data-qa', 'data-cy'];
+const cssValue = v => /^[A-Za-z_][\w-]*$/.test(v) ? v : q(v);
+
+// attrCands: the locators from attributes made to be stable: a test id,
+// then a stable id, then a form field's name.
+function attrCands(el) {
+  const out = [];
+  for (const a of TEST_ATTRS) {
+    const v = el.getAttribute(a);
+    if (v && !generatedId(v)) { out.push({css: '[' + a + '=' + cssValue(v) + ']'}); break; }
+  }
+  if (el.id && !generatedId(el.id)) out.push({css: '#' + CSS.escape(el.id)});
+  const n = el.getAttribute('name');
+  if (n && isField(el) && !generatedId(n)) out.push({css: el.localName + '[name=' + cssValue(n) + ']'});
+  return out;
+}
+
+// semanticCands: the locators a person would use: label, role and name,
+// text.
+function semanticCands(el) {
+  const cands = [];
+  if (labelable(el)) { const l = labelsOf(el)[0]; if (l) cands.push({label: clip(l, NAME_MAX)}); }
+  const r = roleOf(el);
+  if (r && CTRL_ROLES.has(r)) { const n = nameOf(el); if (n) cands.push({role: r, name: clip(n, NAME_MAX)}); }
+  if (!isField(el)) { const tx = norm(el.innerText); if (tx && tx.length <= NAME_MAX) cands.push({text: tx}); }
+  return cands;
+}
+
+// unique: the locator matches el (or, for text, an element inside el)
+// alone under root, among elements as visible as el.
+function unique(c, el, root, inside) {
+  const m = matchAll(c, root);
+  if (m.hidden !== !visible(el) || m.els.length !== 1) return false;
+  return m.els[0] === el || (inside && el.contains(m.els[0]));
+}
+
+// containerLoc: a locator that finds a container (a table row, list item,
+// form, region …) alone on the page, for use as within; null when there is
+// none. Rows and list items are found by a text in them that no other has.
+function containerLoc(el) {
+  const i = info(el);
+  if (i.cloc !== undefined) return i.cloc;
+  i.cloc = null;
+  for (const c of attrCands(el)) if (unique(c, el, document, false)) return (i.cloc = c);
+  const r = roleOf(el);
+  if (!r) return null;
+  const texts = [];
+  if (r === 'row') for (const cell of el.cells || []) texts.push(textOf(cell));
+  else if (r === 'listitem') for (const c of el.children) texts.push(textOf(c));
+  texts.push(nameOf(el) || (r === 'listitem' ? textOf(el) : ''));
+  for (const t of texts) {
+    if (!t || /^[\W\d_]{0,3}$/u.test(t)) continue; // "", "1", "✓": too weak to find a row by
+    const c = {role: r, name: clip(t, NAME_MAX)};
+    if (unique(c, el, document, false)) return (i.cloc = c);
+  }
+  return null;
+}
+
+// withinLoc finds the nearest container with a locator of its own in
+// which one of el's locators (or its bare role) is unique: the control
+// stays addressable when rows move or are added, unlike nth or a css path.
+function withinLoc(el, cands) {
+  const r = roleOf(el);
+  const inner = cands.concat(r && !cands.some(c => c.role) ? [{role: r}] : []);
+  if (!inner.length) return null;
+  let a = el.parentElement;
+  for (let hops = 0; a && a !== document.body && hops < 8; a = a.parentElement, hops++) {
+    if (!shown(a)) continue;
+    const cl = containerLoc(a);
+    if (!cl) continue;
+    for (const c of inner) if (unique(c, el, a, !!c.text)) return Object.assign({}, c, {within: cl});
+  }
+  return null;
+}
+
+// withinNth: el's bare role with nth inside the nearest container that has
+// a locator of its own (the second unlabelled field of the "Feedback"
+// form): positional, but only inside that container.
+function withinNth(el) {
+  const r = roleOf(el);
+  if (!r) return null;
+  const hidden = !visible(el);
+  for (let a = el.parentElement, hops = 0; a && a !== document.body && hops < 8; a = a.parentElement, hops++) {
+    const cl = shown(a) && containerLoc(a);
+    if (!cl) continue;
+    const m = matchAll({role: r}, a);
+    const i = m.els.indexOf(el);
+    if (m.hidden === hidden && i >= 0) return {role: r, nth: i + 1, within: cl};
+  }
+  return null;
+}
+
+// cssPath: the last resort, a css path anchored at the nearest ancestor
+// with a stable id or test id.
 function cssPath(el) {
   const parts = [];
   let e = el;
   while (e && e.nodeType === 1 && e !== document.documentElement) {
-    if (e.id && e !== el) {
-      const sel = '#' + CSS.escape(e.id);
-      if (document.querySelectorAll(sel).length === 1) { parts.unshift(sel); break; }
+    if (e !== el) {
+      const a = attrCands(e).find(c => c.css[0] === '[' || c.css[0] === '#');
+      if (a && document.querySelectorAll(a.css).length === 1) { parts.unshift(a.css); break; }
     }
     const t = e.localName;
     if (t === 'body') { parts.unshift('body'); break; }
@@ -520,32 +797,48 @@ function cssPath(el) {
   return parts.join(' > ');
 }
 
-// locatorFor chooses the locator the outline shows for a control: the first
-// of label, role+name and text that matches it alone, then css:#id, then the
-// first of those with nth, then a css path.
+// preferNth is set while the controls of a long table are listed: they are
+// grouped into nth ranges (role:button name:"Edit" nth:1..120) instead of
+// one within locator per row.
+let preferNth = false;
+
+// locatorFor chooses the locator the outline shows for an element, the
+// most stable first: a test id, a stable id or field name, then label,
+// role+name and text, each when it matches the element alone; then one of
+// those within a container (a row found by its text); then nth; a css path
+// only when nothing else finds it.
 function locatorFor(el) {
-  const cands = [];
-  if (labelable(el)) { const l = labelsOf(el)[0]; if (l) cands.push({label: clip(l, 50)}); }
-  const r = roleOf(el);
-  if (r && CTRL_ROLES.has(r)) { const n = nameOf(el); if (n) cands.push({role: r, name: clip(n, 50)}); }
-  if (!isField(el)) { const tx = norm(el.innerText); if (tx && tx.length <= 50) cands.push({text: tx}); }
+  for (const c of attrCands(el)) if (unique(c, el, document, false)) return {loc: c, nth: 0};
+  const cands = semanticCands(el);
+  for (const c of cands) if (unique(c, el, document, !!c.text)) return {loc: c, nth: 0};
+  if (!preferNth) { const w = withinLoc(el, cands); if (w) return {loc: w, nth: 0}; }
   const hidden = !visible(el);
   const hits = c => { const m = matchAll(c, document); return m.hidden !== hidden ? [] : m.els; };
-  const mine = e => e === el || el.contains(e);
-  for (const c of cands) { const h = hits(c); if (h.length === 1 && mine(h[0])) return {loc: c, nth: 0}; }
-  if (el.id) {
-    const c = {css: '#' + CSS.escape(el.id)};
-    const h = hits(c);
-    if (h.length === 1 && h[0] === el) return {loc: c, nth: 0};
-  }
   for (const c of cands) {
     if (c.text) continue;
-    const i = hits(c).findIndex(mine);
+    const i = hits(c).findIndex(e => e === el || el.contains(e));
     if (i >= 0) return {loc: c, nth: i + 1};
+  }
+  if (!preferNth) { const w = withinNth(el); if (w) return {loc: w, nth: 0}; }
+  else {
+    // An unnamed control of a long table or list: its role and nth, which
+    // group into one range with its kin.
+    const r = roleOf(el);
+    const i = r && CTRL_ROLES.has(r) ? hits({role: r}).indexOf(el) : -1;
+    if (i >= 0) return {loc: {role: r}, nth: i + 1};
   }
   const c = {css: cssPath(el)};
   const i = hits(c).indexOf(el);
   return {loc: c, nth: hits(c).length > 1 && i >= 0 ? i + 1 : 0};
+}
+
+// locObj is a locator as the JSON object the tools take.
+function locObj(loc, nth) {
+  const o = {};
+  for (const k of ['css', 'xpath', 'text', 'label', 'role', 'name']) if (loc[k]) o[k] = loc[k];
+  if (nth || loc.nth) o.nth = nth || loc.nth;
+  if (loc.within) o.within = locObj(loc.within, 0);
+  return o;
 }
 
 const LANDMARK_WORDS = {banner: 'header', navigation: 'nav', main: 'main', complementary: 'aside', contentinfo: 'footer',
@@ -553,29 +846,64 @@ const LANDMARK_WORDS = {banner: 'header', navigation: 'nav', main: 'main', compl
 
 function landmarkName(el, role) {
   let n = nameOf(el);
-  if (!n && role === 'form') n = el.getAttribute('name') || el.id || '';
+  if (!n && role === 'form') n = [el.getAttribute('name'), el.id].find(v => v && !generatedId(v)) || '';
   return n;
 }
 
 const MAX_LINES = 3000;
-const LONG_TEXT = 80;
+// NAME_MAX is the longest name or label a locator carries (a longer one is
+// cut at a word: the locator still matches, by substring); headings show
+// as much. TEXT_MAX is how much of a paragraph the outline shows.
+const NAME_MAX = 80;
+const TEXT_MAX = 200;
+const TEXT_RUN = 120;
+const ROW_MAX = 160;
 const TABLE_ROWS_FULL = 10;
 const TABLE_ROWS_SHOWN = 3;
+// FRAME_DEPTH is how deep same-origin frames are outlined.
+const FRAME_DEPTH = 2;
 
-function outline(root, withinStr) {
+// outline builds the outline of root. o.frameDepth is how many frames deep
+// this document is; frames at FRAME_DEPTH are listed but not opened.
+function outline(root, withinStr, o) {
+  o = o || {};
+  const frameDepth = o.frameDepth || 0;
   const out = [];
+  let cut = false;
+  // cutShow shortens text shown to the reader, noting that something was
+  // cut so the outline says once how to read it whole.
+  const cutShow = (s, n) => { if (s.length > n) cut = true; return clipShow(s, n); };
   const push = line => out.push(line);
-  const ctl = (el, d, hidden) => {
+  const hov = hoverReveals();
+  const ctl = (el, d, hidden, hoverBy) => {
     if (!hidden && !visible(el)) return false;
     const {loc, nth} = locatorFor(el);
-    push({d, k: 'ctl', kind: kindOf(el), base: locString(loc), nth, st: states(el) + (hidden ? ' hidden' : '')});
+    let st = states(el);
+    // Grouped controls share one line: the hover is said in words.
+    if (hoverBy && preferNth) st += ' (hidden until hover: hover its row or item first)';
+    else if (hoverBy) st += ' (hidden until hover: hover {"locator":' + JSON.stringify(locObj(hoverTarget(hoverBy), 0)) + '})';
+    else if (hidden) st += ' hidden';
+    // A locator from an attribute says nothing of what the control is:
+    // its name follows.
+    let nm = '';
+    if (loc.css) { const n = nameOf(el) || labelsOf(el)[0] || ''; if (n) nm = ' ' + q(cutShow(n, NAME_MAX)); }
+    push({d, k: 'ctl', kind: kindOf(el), base: locString(loc), nth, nm, st});
     return true;
+  };
+  // hoverList lists the controls of el, which shows only while container
+  // is hovered.
+  const hoverList = (el, d, container) => {
+    for (const c of [el, ...el.querySelectorAll('*')]) {
+      if (isControl(c) && !SKIP.has(c.localName)) ctl(c, d, true, container);
+    }
   };
 
   // mode 'all' emits structure, text and controls; 'ctl' only controls.
   const node = (el, d, mode) => {
     const t = el.localName;
     if (SKIP.has(t)) return;
+    const hc = hov.get(el);
+    if (hc) { hoverList(el, d, hc); return; }
     if (t === 'input' && el.type === 'file' && !visible(el)) {
       // Pages often hide the file input behind a styled button; Upload
       // accepts hidden file inputs, so they are listed.
@@ -584,10 +912,7 @@ function outline(root, withinStr) {
     }
     if (!shown(el)) return;
     if (t === 'svg') { if (isControl(el)) ctl(el, d); return; }
-    if (t === 'iframe' || t === 'frame') {
-      if (mode === 'all' && visible(el)) push({d, k: 'misc', s: 'frame ' + q(clipShow(el.title || el.name || '', 60)) + ' (its content is not outlined)'});
-      return;
-    }
+    if (t === 'iframe' || t === 'frame') { if (visible(el)) frame(el, d); return; }
     if (isControl(el)) {
       ctl(el, d);
       if (!NATIVE.has(t)) kids(el, d + 1, 'ctl');
@@ -598,21 +923,22 @@ function outline(root, withinStr) {
     if (role === 'heading') {
       const lvl = /^h[1-6]$/.test(t) ? t[1] : (el.getAttribute('aria-level') || '2');
       const s = textOf(el);
-      if (s) push({d, k: 'head', s: 'h' + lvl + ' ' + q(clipShow(s, LONG_TEXT))});
+      if (s) push({d, k: 'head', s: 'h' + lvl + ' ' + q(cutShow(s, NAME_MAX))});
       kids(el, d + 1, 'ctl');
       return;
     }
     if (t === 'table' && role === 'table' && !layoutTable(el)) { table(el, d); return; }
+    if (role === 'list') { list(el, d); return; }
     if (role === 'alert' || role === 'status' || role === 'log') {
       const s = textOf(el);
-      if (s) push({d, k: 'misc', s: role + ' ' + q(clipShow(s, 200))});
+      if (s) push({d, k: 'misc', s: role + ' ' + q(cutShow(s, TEXT_MAX))});
       kids(el, d + 1, 'ctl');
       return;
     }
     const lw = LANDMARK_WORDS[role];
     if (lw && (role !== 'group' || t === 'fieldset' || el.getAttribute('role') === 'group')) {
       const n = landmarkName(el, role);
-      let s = lw + (n ? ' ' + q(clipShow(n, 60)) : '');
+      let s = lw + (n ? ' ' + q(cutShow(n, NAME_MAX)) : '');
       if (role === 'dialog' && (el.getAttribute('aria-modal') === 'true' || (el.matches && el.matches(':modal')))) s += ' modal';
       const at = out.length;
       push({d, k: 'land', s});
@@ -626,7 +952,7 @@ function outline(root, withinStr) {
       // is left to the controls.
       if (!ownText(el)) { kids(el, d, 'ctl'); return; }
       const s = textOf(el);
-      if (s) push({d, k: 'text', s, long: s.length > LONG_TEXT});
+      if (s) push({d, k: 'text', s, long: s.length > TEXT_MAX});
       kids(el, d + 1, 'ctl');
       return;
     }
@@ -636,6 +962,34 @@ function outline(root, withinStr) {
     for (const c of el.children) { if (out.length > MAX_LINES) return; node(c, d, mode); }
   };
 
+  // frame lists an iframe with the locator switch_frame takes; a
+  // same-origin frame's content is outlined below it by a copy of this
+  // script run in the frame's own window.
+  const frame = (el, d) => {
+    const loc = frameLoc(el);
+    const n = el.getAttribute('title') || el.getAttribute('aria-label') || el.getAttribute('name') || '';
+    const head = 'iframe ' + locString(loc) + (n ? ' ' + q(cutShow(norm(n), NAME_MAX)) : '');
+    const sw = 'switch_frame {"locator":' + JSON.stringify(locObj(loc, 0)) + '}';
+    let doc = null;
+    try { doc = el.contentDocument; } catch (e) { doc = null; }
+    if (!doc) { push({d, k: 'misc', s: head + ' cross-origin: ' + sw + ' to act inside'}); return; }
+    // Until its page arrives a frame holds an empty document of its
+    // parent's origin: neither its origin nor its content is known yet.
+    const src = el.getAttribute('src') || '';
+    if (doc.readyState !== 'complete' || (doc.URL === 'about:blank' && src && !/^\s*about:/i.test(src))) {
+      push({d, k: 'misc', s: head + ' loading: call outline again once it has loaded'});
+      return;
+    }
+    if (frameDepth + 1 >= FRAME_DEPTH) { push({d, k: 'misc', s: head + ' same-origin: ' + sw + ', then outline'}); return; }
+    const sub = outlineIn(el, frameDepth + 1);
+    if (sub === null) { push({d, k: 'misc', s: head + ' same-origin: ' + sw + ', then outline'}); return; }
+    const lines = sub.text.split('\n').slice(1).filter(Boolean); // the frame's page line is left out
+    if (sub.cut) cut = true;
+    if (!lines.length) { push({d, k: 'misc', s: head + ' same-origin, empty'}); return; }
+    push({d, k: 'misc', s: head + ' same-origin; these locators work after ' + sw + ':'});
+    for (const l of lines) push({d: d + 1, k: 'raw', s: l});
+  };
+
   const table = (el, d) => {
     const rows = [...el.rows].filter(r => shown(r));
     let head = el.tHead ? [...el.tHead.rows].filter(r => shown(r)) : [];
@@ -643,10 +997,10 @@ function outline(root, withinStr) {
     const body = rows.filter(r => !head.includes(r));
     const cols = head.length ? [...head[head.length - 1].cells].map(c => clipShow(norm(c.textContent), 20)) : [];
     const name = nameOf(el);
-    let s = 'table' + (name ? ' ' + q(clipShow(name, 60)) : '') + ' rows:' + body.length;
+    let s = 'table' + (name ? ' ' + q(cutShow(name, NAME_MAX)) : '') + ' rows:' + body.length;
     if (cols.length) s += ' cols:' + q(clipShow(cols.join('|'), 160));
     push({d, k: 'land', s});
-    const rowText = r => q(clipShow([...r.cells].map(c => textOf(c)).filter(Boolean).join('|'), 120));
+    const rowText = r => q(cutShow([...r.cells].map(c => textOf(c)).filter(Boolean).join('|'), ROW_MAX));
     if (body.length <= TABLE_ROWS_FULL) {
       for (const h of head) kids(h, d + 1, 'ctl');
       for (const r of body) { push({d: d + 1, k: 'row', s: 'row ' + rowText(r)}); kids(r, d + 2, 'ctl'); }
@@ -654,10 +1008,16 @@ function outline(root, withinStr) {
     }
     for (const r of body.slice(0, TABLE_ROWS_SHOWN)) push({d: d + 1, k: 'row', s: 'row ' + rowText(r)});
     push({d: d + 1, k: 'misc', s: '… ' + (body.length - TABLE_ROWS_SHOWN) + ' more rows; for one row\'s controls use within:(role:row name:"<text in the row>") or nth'});
-    // Every control of the table, grouped by locator: the nth of a group's
-    // members are listed as ranges.
+    grouped(el, d + 1);
+  };
+
+  // grouped lists every control of a long table or list grouped by
+  // locator: the nth of a group's members are listed as ranges.
+  const grouped = (el, d) => {
     const at = out.length;
-    kids(el, d + 1, 'ctl');
+    const was = preferNth;
+    preferNth = true;
+    try { kids(el, d, 'ctl'); } finally { preferNth = was; }
     const items = out.splice(at);
     const groups = new Map();
     for (const it of items) {
@@ -672,17 +1032,36 @@ function outline(root, withinStr) {
     }
   };
 
-  out.push({d: 0, k: 'page', s: 'page ' + q(clipShow(document.title || '', 80)) + ' ' + location.href + (withinStr ? ' within:(' + withinStr + ')' : '')});
+  // list outlines a list as usual, unless it is long and its items repeat
+  // the same controls (a to-do list, search results): then, as a long
+  // table, it shows the first items and every control grouped by locator,
+  // instead of one within locator per item.
+  const list = (el, d) => {
+    const items = [...el.children].filter(c => roleOf(c) === 'listitem' && shown(c));
+    const at = out.length;
+    kids(el, d, 'all');
+    if (items.length <= TABLE_ROWS_FULL) return;
+    const perItem = out.slice(at).filter(it => it.k === 'ctl' && it.base.includes(' within:(role:listitem ')).length;
+    if (perItem <= TABLE_ROWS_FULL) return;
+    out.splice(at);
+    push({d, k: 'land', s: 'list items:' + items.length});
+    for (const li of items.slice(0, TABLE_ROWS_SHOWN)) push({d: d + 1, k: 'row', s: 'item ' + q(cutShow(textOf(li), ROW_MAX))});
+    push({d: d + 1, k: 'misc', s: '… ' + (items.length - TABLE_ROWS_SHOWN) + ' more items; for one item\'s controls use within:(role:listitem name:"<text in the item>") or nth'});
+    grouped(el, d + 1);
+  };
+
+  out.push({d: 0, k: 'page', s: 'page ' + q(clipShow(document.title || '', NAME_MAX)) + ' ' + location.href + (withinStr ? ' within:(' + withinStr + ')' : '')});
   if (root === document) kids(document.body || document.documentElement, 0, 'all');
   else { if (isControl(root)) ctl(root, 0); kids(root, 0, NATIVE.has(root.localName) ? 'ctl' : 'all'); }
 
-  // Long paragraphs in a row: show the first, truncated, and count the rest.
+  // Long paragraphs in a row: show the first, cut, and count the rest.
   const lines = [];
   let run = null;
   for (const it of out) {
     const longText = it.k === 'text' && it.long;
     if (run && it.d <= run.d && !(longText && it.d === run.d)) run = null;
     if (longText) {
+      cut = true;
       if (run) { run.more++; continue; }
       it.more = 0;
       run = it;
@@ -694,15 +1073,137 @@ function outline(root, withinStr) {
     let s;
     if (it.k === 'ctl') {
       const same = it.base === 'role:' + it.kind || it.base.startsWith('role:' + it.kind + ' ');
-      s = (same ? '' : it.kind + ' ') + it.base + (it.nth ? ' nth:' + it.nth : '') + it.st;
+      s = (same ? '' : it.kind + ' ') + it.base + (it.nth ? ' nth:' + it.nth : '') + it.nm + it.st;
     } else if (it.k === 'text') {
-      s = 'text ' + q(it.long ? clipShow(it.s, 60) : it.s);
+      // The first of several long paragraphs in a row shows less: the
+      // rest are only counted, and read_text reads them all.
+      s = 'text ' + q(it.long ? clipShow(it.s, it.more ? TEXT_RUN : TEXT_MAX) : it.s);
       if (it.more) s += ' (+' + it.more + ' more paragraphs)';
     } else s = it.s;
     text.push('  '.repeat(it.d) + s);
   }
   if (out.length > MAX_LINES) text.push('… outline cut at ' + MAX_LINES + ' lines; call outline with within to see one part');
-  return text.join('\n');
+  else if (cut && !frameDepth) text.push('… marks cut text; read_text {"locator":…} reads an element\'s text whole, e.g. {"text":"<its first words>"}');
+  return {text: text.join('\n'), cut};
+}
+
+// outlineIn outlines a same-origin frame's document by running a copy of
+// this script in the frame's own window (its document, location and
+// globals are the frame's). The copy is made from fresh, the function
+// session.go's install script wraps this file in; without it (or when the
+// frame forbids it) the frame is only listed. null when that cannot be
+// done.
+function outlineIn(frameEl, depth) {
+  try {
+    /* global fresh */
+    if (typeof fresh !== 'function') return null;
+    const w = frameEl.contentWindow;
+    const r = w.Function('return (' + fresh.toString() + ')')()()('outline', {frameDepth: depth}, null);
+    return r && r.ok ? {text: String(r.text), cut: !!r.cut} : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// frameLoc: the locator switch_frame takes for an iframe.
+function frameLoc(el) {
+  const t = el.localName;
+  const cands = attrCands(el);
+  const n = el.getAttribute('name');
+  if (n && !generatedId(n)) cands.push({css: t + '[name=' + cssValue(n) + ']'});
+  const ti = el.getAttribute('title');
+  if (ti) cands.push({css: t + '[title=' + cssValue(ti) + ']'});
+  for (const c of cands) if (unique(c, el, document, false)) return c;
+  const all = matchAll({css: t}, document).els;
+  const i = all.indexOf(el);
+  return all.length > 1 && i >= 0 ? {css: t, nth: i + 1} : {css: t};
+}
+
+// ---- controls shown on hover ------------------------------------------------
+
+// hoverReveals finds the elements a :hover rule of the page's style sheets
+// shows (display, visibility or opacity) while they are hidden now, each
+// with the element to hover. Style sheets of other origins cannot be read
+// and are skipped.
+function hoverReveals() {
+  const found = new Map();
+  const rules = [];
+  const collect = list => {
+    for (const r of list) {
+      if (r.selectorText === undefined && r.cssRules) { collect(r.cssRules); continue; } // @media, @supports
+      if (!r.selectorText || !r.selectorText.includes(':hover')) continue;
+      const st = r.style;
+      const dsp = st.getPropertyValue('display'), vis = st.getPropertyValue('visibility'), op = st.getPropertyValue('opacity');
+      if ((dsp && dsp !== 'none') || vis === 'visible' || (op && parseFloat(op) > 0)) rules.push(r.selectorText);
+    }
+  };
+  for (const sh of document.styleSheets) { try { collect(sh.cssRules); } catch (e) { /* another origin */ } }
+  for (const text of rules) {
+    for (const sel of splitSelectors(text)) {
+      const i = sel.indexOf(':hover');
+      if (i < 0) continue;
+      // The container is the compound holding :hover; what it reveals is
+      // the whole selector without :hover.
+      let j = i + 6;
+      while (j < sel.length && !/[\s>+~]/.test(sel[j])) j++;
+      const contSel = (sel.slice(0, i) + sel.slice(i + 6, j)).replace(/:hover/g, '').trim();
+      const revSel = sel.replace(/:hover/g, '').trim();
+      // A sibling combinator after it reveals something outside it: not
+      // followed (the hovered element is looked for among ancestors).
+      if (!contSel || /[+~]/.test(sel.slice(j))) continue;
+      let els;
+      try { els = document.querySelectorAll(revSel); } catch (e) { continue; }
+      for (const el of els) {
+        if (found.has(el) || !hiddenNow(el)) continue;
+        const c = el.parentElement && el.parentElement.closest(contSel);
+        if (c && visible(c)) found.set(el, c);
+      }
+    }
+  }
+  return found;
+}
+
+// hiddenNow: not displayed, visibility:hidden or fully transparent.
+function hiddenNow(el) {
+  if (!visible(el)) return true;
+  return !!(el.checkVisibility && !el.checkVisibility({opacityProperty: true}));
+}
+
+// splitSelectors splits a selector list at its top-level commas.
+function splitSelectors(text) {
+  const out = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) { out.push(text.slice(start, i)); start = i + 1; }
+  }
+  out.push(text.slice(start));
+  return out.map(s => s.trim()).filter(Boolean);
+}
+
+// hoverTarget: a locator of something to hover so that container is
+// hovered: the container itself, or a text in it found alone on the page.
+function hoverTarget(container) {
+  const i = info(container);
+  if (i.hover) return i.hover;
+  let loc = containerLoc(container);
+  if (!loc && isControl(container)) loc = locatorFor(container).loc;
+  if (!loc) {
+    const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(), k = 0; n && k < 50 && !loc; n = walker.nextNode(), k++) {
+      const p = n.parentElement;
+      const t = norm(n.data);
+      if (!t || !p || !visible(p)) continue;
+      const c = {text: clip(t, NAME_MAX)};
+      const m = matchAll(c, document);
+      if (!m.hidden && m.els.length === 1 && container.contains(m.els[0])) loc = c;
+    }
+  }
+  if (!loc) loc = {css: cssPath(container)};
+  i.hover = loc;
+  return loc;
 }
 
 // ownText: the element's text outside the controls inside it, without
@@ -751,18 +1252,23 @@ function ranges(ns) {
 // ---- operations called from Go ---------------------------------------------
 
 function fail(e) {
-  if (e instanceof LocErr) return {ok: false, depth: e.depth, n: e.n, nth: e.nth, hidden: e.hidden, msg: e.msg};
+  if (e instanceof LocErr) return {ok: false, depth: e.depth, n: e.n, nth: e.nth, hidden: e.hidden, msg: e.msg, sugg: e.sugg || []};
   throw e;
 }
 
+// check reads what WaitFor and Assert test. With near (asked once a check
+// has failed) it also finds what the page has instead: the texts closest
+// to a missing text, and the nearest candidates of a locator that matches
+// nothing.
 function check(a) {
   const r = {ok: true, url: location.href, title: document.title};
   if (a.text) {
     const body = document.body ? low(document.body.innerText) : '';
     r.textFound = body.includes(low(a.text));
+    if (a.near && !r.textFound) r.near = closest(a.text, pageTexts(document).map(s => ({s, long: true})), NEAR_MAX).map(x => x.show);
   }
   r.counts = (a.locs || []).map(l => {
-    try { return countOf(l); } catch (e) { if (e instanceof LocErr) return {n: 0, hidden: 0, msg: e.msg}; throw e; }
+    try { return countOf(l, !!a.near); } catch (e) { if (e instanceof LocErr) return {n: 0, hidden: 0, msg: e.msg}; throw e; }
   });
   return r;
 }
@@ -809,7 +1315,8 @@ function run(op, a, el) {
     case 'outline': {
       let root = document;
       if (a.within) { try { root = resolveOne(a.within, 0, false); } catch (e) { return fail(e); } }
-      return {ok: true, text: outline(root, a.withinStr || '')};
+      const r = outline(root, a.withinStr || '', {frameDepth: a.frameDepth || 0});
+      return {ok: true, text: r.text, cut: r.cut};
     }
     case 'check':
       return check(a);
@@ -837,12 +1344,15 @@ function run(op, a, el) {
       const d = document.documentElement, b = document.body || d;
       return {w: Math.max(d.scrollWidth, b.scrollWidth), h: Math.max(d.scrollHeight, b.scrollHeight), iw: window.innerWidth, ih: window.innerHeight};
     }
+    case 'generatedIds':
+      // For tests: which of the ids the outline would refuse to offer.
+      return a.ids.map(generatedId);
     case 'controls': {
       // For tests: the visible interactive elements, counted independently
       // of the outline.
       const sel = 'a[href],button,input:not([type=hidden]),select,textarea,summary,[contenteditable=""],[contenteditable=true],[onclick],' +
         [...CTRL_ROLES].map(r => '[role=' + r + ']').join(',');
-      return [...document.querySelectorAll(sel)].filter(e => visible(e)).length;
+      return [...document.querySelectorAll(sel)].filter(e => visible(e) && !hiddenNow(e)).length;
     }
   }
   throw new Error('unknown op ' + op);

@@ -419,16 +419,18 @@ type locFailure struct {
 	Nth    int             `json:"nth"`
 	Hidden bool            `json:"hidden"`
 	Msg    string          `json:"msg"`
+	Sugg   []string        `json:"sugg"`
 }
 
 func (f locFailure) err(l Locator) error {
 	e := &LocatorError{
-		Locator: locatorAt(l, f.Depth),
-		Matched: f.N,
-		Nth:     f.Nth,
-		Hidden:  f.Hidden,
-		Within:  f.Depth > 0,
-		Invalid: f.Msg,
+		Locator:     locatorAt(l, f.Depth),
+		Matched:     f.N,
+		Nth:         f.Nth,
+		Hidden:      f.Hidden,
+		Within:      f.Depth > 0,
+		Invalid:     f.Msg,
+		Suggestions: f.Sugg,
 	}
 	return e
 }
