@@ -46,7 +46,7 @@ func windowTools(p *pageTools) []Tool {
 			mcp.WithString("window", mcp.Description("w2, opener, previous or newest; default the current window")),
 		),
 		New("switch_frame", "Switch Frame", Create,
-			"Act inside an iframe, or come back out of one: pass exactly one of locator (the iframe, as outline lists it; call again for a frame inside it), parent (one level up) or top (back to the page). "+
+			"Act inside an iframe, or come back out of one: pass exactly one of locator (the iframe element, e.g. {\"css\": \"iframe[title='Billing']\"}, for a frame outline lists by title; call again for a frame inside it), parent (one level up) or top (back to the page). "+
 				"Inside a frame, outline, click, write and the other page tools see only the frame's document; cross-origin frames work too. "+
 				"A navigation of the page returns you to the top; session://current shows where you are.",
 			p.switchFrame,

@@ -136,6 +136,12 @@ func TestWindowTools(t *testing.T) {
 		assert.Check(t, is.Equal(text, `Accepted the alert "First". An alert is open: "Second". The page waits until answer_dialog {"accept":true} closes it.`))
 		servertest.CallOK(t, c, "answer_dialog", map[string]any{"accept": true})
 		assert.Check(t, wtRead(t, c).Dialog == nil)
+
+		// A page that alerts while it loads: navigate reports the alert.
+		text = servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/dialogs/greet"})
+		assert.Check(t, is.Equal(text, `Loaded `+site+`/dialogs/greet. An alert is open: "Welcome back". The page waits until answer_dialog {"accept":true} closes it.`))
+		text = servertest.CallOK(t, c, "answer_dialog", map[string]any{"accept": true})
+		assert.Check(t, is.Equal(text, `Accepted the alert "Welcome back". The page is now "Greeting · Acme" at `+site+"/dialogs/greet."))
 	})
 
 	t.Run("frames", func(t *testing.T) {

@@ -85,6 +85,23 @@ func TestDialogs(t *testing.T) {
 	assert.Check(t, d == nil)
 }
 
+// TestDialogOnLoad: a page that opens an alert while it loads does not
+// hold the navigation; the alert is reported and, once answered, the page
+// finishes loading.
+func TestDialogOnLoad(t *testing.T) {
+	s := open(t, "/dialogs")
+	answerAny(t, s)
+	assert.NilError(t, ignoreDialog(s.Navigate(page("/dialogs/greet"))))
+	d, err := s.Dialog()
+	assert.NilError(t, err)
+	assert.Check(t, is.DeepEqual(d, &Dialog{"alert", "Welcome back"}))
+	_, err = s.AnswerDialog(true, nil)
+	assert.NilError(t, err)
+	title, err := s.Title()
+	assert.NilError(t, err)
+	assert.Check(t, is.Equal(title, "Greeting · Acme"))
+}
+
 func ignoreDialog(err error) error {
 	if errors.Is(err, ErrDialog) {
 		return nil

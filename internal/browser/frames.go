@@ -41,7 +41,7 @@ func (s *Session) enter(loc Locator) error {
 	if _, err := s.raw(context.Background(), "POST", "/frame", map[string]any{"id": el}); err != nil {
 		var se *selenium.Error
 		if errors.As(err, &se) && se.Err == "no such frame" {
-			return safef("%s is not an iframe or frame; outline lists the page's frames with their locators", loc)
+			return safef("%s is not an iframe or frame; outline lists the page's frames by title, and a locator such as css:\"iframe[title='Billing']\" enters one", loc)
 		}
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/tebeka/selenium"
 )
 
 // Windows and tabs. WebDriver names a window by an opaque handle; a
@@ -158,6 +160,13 @@ func (s *Session) refreshWindows() error {
 		s.win.pending.Opened = append(s.win.pending.Opened, infos...)
 	}
 	return nil
+}
+
+// windowGone reports an error of a command sent to a window that has
+// closed.
+func windowGone(err error) bool {
+	var se *selenium.Error
+	return errors.As(err, &se) && se.Err == "no such window"
 }
 
 // switchTo makes h the current window, at its top-level page. The caller
