@@ -43,7 +43,8 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			"Open your browser session: headless Chromium with a fresh profile, optionally going straight to url. "+
 				"You have one session; every connection of yours shares it, and it closes after the idle timeout (session://current shows its state). "+
 				"If one is already open it is kept as it is, logins included; call close_session first for a fresh browser. "+
-				"insecure only accepts self-signed certificates; it changes nothing else. window is WIDTHxHEIGHT, e.g. 1280x800.",
+				"insecure only accepts self-signed certificates; it changes nothing else. window is WIDTHxHEIGHT, e.g. 1280x800. "+
+				"page_load_timeout and script_timeout (seconds, default 30) bound how long a page may load and a script may run.",
 			p.open,
 			mcp.WithString("url", mcp.Description("page to load once the browser is open")),
 			mcp.WithString("browser", mcp.Description("chrome (default) or chromium"), mcp.Enum("chrome", "chromium")),

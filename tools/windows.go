@@ -72,7 +72,7 @@ func windowTools(p *pageTools) []Tool {
 // before it (known), when it did not run at all.
 func (p *pageTools) report(ctx context.Context, s *sessions.Session, what string, known *browser.Dialog, actErr error) (string, error) {
 	if errors.Is(actErr, browser.ErrDialog) && known != nil {
-		return "", refusal.New(fmt.Sprintf("%s was not done: the page is blocked by a dialog.", what), p.redact(ctx, known.String()))
+		return "", refusal.New(fmt.Sprintf("The page is blocked by a dialog, so this was not done: %s.", what), p.redact(ctx, known.String()))
 	}
 	ev := s.TakeEvents()
 	if ev.Dialog == nil && errors.Is(actErr, browser.ErrDialog) {

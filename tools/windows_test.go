@@ -117,7 +117,7 @@ func TestWindowTools(t *testing.T) {
 		out := servertest.CallOK(t, c, "outline", nil)
 		assert.Check(t, is.Contains(out, `The page is blocked by a dialog, so it cannot be outlined until the dialog is answered. A confirm dialog is open: "Delete the order?".`))
 		servertest.CallRefused(t, c, "click", map[string]any{"locator": button("Alert")},
-			`Clicked role:button name:"Alert" was not done: the page is blocked by a dialog. A confirm dialog is open`)
+			`The page is blocked by a dialog, so this was not done: Clicked role:button name:"Alert". A confirm dialog is open`)
 		servertest.CallRefused(t, c, "answer_dialog", map[string]any{"accept": true, "text": "x"}, "the open dialog is a confirm, which takes no text")
 		servertest.CallRefused(t, c, "answer_dialog", map[string]any{}, `"accept" is required`)
 		text = servertest.CallOK(t, c, "answer_dialog", map[string]any{"accept": true})
