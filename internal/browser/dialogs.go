@@ -58,10 +58,15 @@ const dialogTagScript = `(function () {
 // holds the lock.
 func (s *Session) tagDialogs() {
 	s.win.tagged[s.win.current] = true
-	_, _ = s.raw(context.Background(), "POST", "/goog/cdp/execute", map[string]any{
-		"cmd":    "Page.addScriptToEvaluateOnNewDocument",
-		"params": map[string]any{"source": dialogTagScript, "runImmediately": true},
-	})
+	add := func(params map[string]any) error {
+		_, err := s.raw(context.Background(), "POST", "/goog/cdp/execute", map[string]any{"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": params})
+		return err
+	}
+	// runImmediately (Chrome 105 and later) covers the document already
+	// loaded; an older browser refuses it and tags the next documents only.
+	if err := add(map[string]any{"source": dialogTagScript, "runImmediately": true}); err != nil && !errors.Is(clean(err), ErrUnsupported) {
+		_ = add(map[string]any{"source": dialogTagScript})
+	}
 }
 
 // parseDialog reads the type tag off a dialog's text.
