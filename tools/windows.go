@@ -18,11 +18,8 @@ import (
 // dialog is where much of a real application's work happens, and every
 // page action's result says when one appears (report).
 
-// WindowTools names this family's tools, all of them page tools a flow
-// step may call.
-var WindowTools = []string{"list_windows", "switch_window", "close_window", "switch_frame", "answer_dialog"}
-
-// windowTools returns the window, frame and dialog tools.
+// windowTools returns the window, frame and dialog tools, all of them
+// page tools a flow step may call (Page).
 func windowTools(p *pageTools) []Tool {
 	return []Tool{
 		New("list_windows", "List Windows", ReadOnly.OnPage(),
