@@ -26,7 +26,8 @@ import (
 // Page names the tools a flow step may call: the page tools, which act on
 // the caller's open session.
 var Page = []string{"navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file",
-	"hover", "drag", "scroll", "read_text", "execute_script", "resize_window"}
+	"hover", "drag", "scroll", "read_text", "execute_script", "resize_window",
+	"list_windows", "switch_window", "close_window", "switch_frame", "answer_dialog"}
 
 // pageTools holds what the browser family needs.
 type pageTools struct {
@@ -43,12 +44,15 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			"Open your browser session: headless Chromium with a fresh profile, optionally going straight to url. "+
 				"You have one session; every connection of yours shares it, and it closes after the idle timeout (session://current shows its state). "+
 				"If one is already open it is kept as it is, logins included; call close_session first for a fresh browser. "+
-				"insecure only accepts self-signed certificates; it changes nothing else. window is WIDTHxHEIGHT, e.g. 1280x800.",
+				"insecure only accepts self-signed certificates; it changes nothing else. window is WIDTHxHEIGHT, e.g. 1280x800. "+
+				"page_load_timeout and script_timeout (seconds, default 30) bound how long a page may load and a script may run.",
 			p.open,
 			mcp.WithString("url", mcp.Description("page to load once the browser is open")),
 			mcp.WithString("browser", mcp.Description("chrome (default) or chromium"), mcp.Enum("chrome", "chromium")),
 			mcp.WithBoolean("insecure", mcp.Description("accept self-signed TLS certificates")),
 			mcp.WithString("window", mcp.Description("window size WIDTHxHEIGHT, default 1280x800")),
+			mcp.WithNumber("page_load_timeout", mcp.Description("seconds a page may take to load, default 30, at most 300")),
+			mcp.WithNumber("script_timeout", mcp.Description("seconds a script in the page may run, default 30, at most 300")),
 		),
 		New("close_session", "Close Browser Session", Upsert,
 			"Close your browser session and its profile. Files the browser downloaded are kept first (session://files/downloads), and kept files outlive the session. "+
@@ -167,6 +171,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 	}
 	list = append(list, p.gestures()...)
 	list = append(list, p.readTool(), p.scriptTool(), p.resizeTool())
+	list = append(list, windowTools(p)...)
 	return p.withURL(list)
 }
 
@@ -241,28 +246,24 @@ func (p *pageTools) do(ctx context.Context, fn func(*sessions.Session) error) er
 	return p.sessions.Do(auth.Principal(ctx), fn)
 }
 
-// act runs an action and reports it with where the page is now, so a
-// navigation the action caused shows up.
+// act runs an action and reports it with where the page is now and what
+// else happened (see report): a navigation, a window that opened or
+// closed, a dialog the action opened.
 func (p *pageTools) act(ctx context.Context, what string, action func(*sessions.Session) error) (*mcp.CallToolResult, error) {
 	var text string
 	err := p.do(ctx, func(s *sessions.Session) error {
-		if err := action(s); err != nil {
+		known := s.KnownDialog()
+		err := action(s)
+		if err != nil && !errors.Is(err, browser.ErrDialog) {
 			return err
 		}
-		text = where(s, what)
-		return nil
+		text, err = p.report(ctx, s, what, known, err)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return mcp.NewToolResultText(text), nil
-}
-
-// where says what was done and where the page is now.
-func where(s *sessions.Session, what string) string {
-	title, _ := s.Title()
-	u, _ := s.CurrentURL()
-	return fmt.Sprintf("%s. The page is now %q at %s.", what, title, u)
 }
 
 var windowRE = regexp.MustCompile(`^(\d{3,5})x(\d{3,5})$`)
@@ -300,6 +301,17 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		if opts.Window.Width > maxWindow || opts.Window.Height > maxWindow {
 			return nil, refusal.New(fmt.Sprintf("window %q is larger than %dx%d.", w, maxWindow, maxWindow), "Pass e.g. 1280x800 or 390x844.")
 		}
+	}
+	for _, t := range []struct {
+		arg string
+		to  *time.Duration
+		def time.Duration
+	}{{"page_load_timeout", &opts.PageLoadTimeout, browser.DefaultPageLoadTimeout}, {"script_timeout", &opts.ScriptTimeout, browser.DefaultScriptTimeout}} {
+		d, err := seconds(req.GetArguments()[t.arg], t.def, browser.MaxTimeout)
+		if err != nil || d < time.Second {
+			return nil, refusal.New(fmt.Sprintf("%s is not a number of seconds from 1 to %d.", t.arg, int(browser.MaxTimeout.Seconds())), fmt.Sprintf("Pass e.g. {%q: 60}, or leave it out for %d.", t.arg, int(t.def.Seconds())))
+		}
+		*t.to = d
 	}
 	if u := req.GetString("url", ""); u != "" {
 		if err := checkURL(u); err != nil {
@@ -368,7 +380,10 @@ func (p *pageTools) outline(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		return nil, err
 	}
 	var text string
-	if err := p.do(ctx, func(s *sessions.Session) (err error) { text, err = s.Outline(within); return err }); err != nil {
+	if err := p.do(ctx, func(s *sessions.Session) (err error) {
+		text, err = s.Outline(within)
+		return p.outlineNotes(ctx, s, &text, err)
+	}); err != nil {
 		return nil, err
 	}
 	return mcp.NewToolResultText(text), nil
@@ -418,6 +433,9 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		if hasSecret {
 			u, _ := s.CurrentURL()
 			v, err := p.secrets.Value(s.Principal, name, "", u)
+			if err == nil {
+				err = p.frameSecret(s, name)
+			}
 			if err != nil {
 				return err
 			}

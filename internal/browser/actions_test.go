@@ -266,11 +266,17 @@ func TestNavigateRefusals(t *testing.T) {
 
 func TestAlertIsReported(t *testing.T) {
 	s := open(t, "/controls")
-	// The click that opened the dialog says so; the dialog is dismissed
-	// and reported once ("dismiss and notify").
+	answerAny(t, s)
+	// The alert stays open ("ignore"): the click that opened it says so,
+	// and so does every command until the dialog is answered.
 	err := s.Click(Locator{Role: "button", Name: "Alert me"})
-	assert.ErrorContains(t, err, "click role:button name:\"Alert me\": a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
+	assert.ErrorContains(t, err, "click role:button name:\"Alert me\": a JavaScript dialog (alert, confirm or prompt) is open and blocks the page")
 	assert.Assert(t, errors.Is(err, ErrDialog))
+	_, err = s.Outline(nil)
+	assert.Assert(t, errors.Is(err, ErrDialog))
+	d, err := s.AnswerDialog(true, nil)
+	assert.NilError(t, err)
+	assert.Check(t, is.DeepEqual(d, Dialog{Type: "alert", Text: "hello"}))
 	_, err = s.Outline(nil)
 	assert.NilError(t, err)
 }

@@ -19,8 +19,9 @@ import (
 // session has to be opened.
 var ErrSessionGone = errors.New("the browser session ended: the driver stopped responding; open a new session with open_session")
 
-// ErrDialog reports a JavaScript dialog that WebDriver dismissed.
-var ErrDialog = errors.New("a JavaScript dialog (alert, confirm or prompt) was open on the page and was dismissed; repeat the action")
+// ErrDialog reports a JavaScript dialog open on the page, which blocks
+// every command until answer_dialog answers it (see dialogs.go).
+var ErrDialog = errors.New("a JavaScript dialog (alert, confirm or prompt) is open and blocks the page; session://current shows its text, and answer_dialog answers it")
 
 // ErrTimeout is wrapped by the errors of WaitFor when the condition did not
 // hold in time, and by errors of commands the browser did not answer in time.

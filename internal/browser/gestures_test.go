@@ -11,8 +11,8 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
-// said reads the fixture page's status line.
-func said(t *testing.T, s *Session) string {
+// statusLine reads the fixture page's status line.
+func statusLine(t *testing.T, s *Session) string {
 	t.Helper()
 	r, err := s.Read(&Locator{CSS: "#said"}, ReadOptions{})
 	assert.NilError(t, err)
@@ -31,12 +31,12 @@ func TestHoverMenu(t *testing.T) {
 
 	assert.NilError(t, s.Hover(Locator{CSS: "#account"}))
 	assert.NilError(t, s.Click(Locator{Role: "link", Name: "Billing"}))
-	assert.Check(t, is.Equal(said(t, s), "billing opened"))
+	assert.Check(t, is.Equal(statusLine(t, s), "billing opened"))
 
 	// A row far down: Hover scrolls it into view first.
 	assert.NilError(t, s.Hover(Locator{Text: "Walk the dog"}))
 	assert.NilError(t, s.Click(Locator{Role: "button", Name: "Delete", Within: &Locator{CSS: "#todo-2"}}))
-	assert.Check(t, is.Equal(said(t, s), "deleted Walk the dog"))
+	assert.Check(t, is.Equal(statusLine(t, s), "deleted Walk the dog"))
 }
 
 func TestClickButtons(t *testing.T) {
@@ -45,16 +45,16 @@ func TestClickButtons(t *testing.T) {
 		assert.NilError(t, s.ClickWith(Locator{Text: "Untitled draft"}, ClickOptions{Double: true}))
 		assert.NilError(t, s.Write(Locator{Label: "Title"}, "Quarterly report", true))
 		assert.NilError(t, s.PressKey("Enter"))
-		assert.Check(t, is.Equal(said(t, s), "title saved"))
+		assert.Check(t, is.Equal(statusLine(t, s), "title saved"))
 		r, err := s.Read(&Locator{CSS: "#title"}, ReadOptions{})
 		assert.NilError(t, err)
 		assert.Check(t, is.Equal(r.Text, "Quarterly report"))
 	})
 	t.Run("right-click opens the context menu", func(t *testing.T) {
 		assert.NilError(t, s.ClickWith(Locator{Text: "report.pdf"}, ClickOptions{Button: "right"}))
-		assert.Check(t, is.Equal(said(t, s), "menu opened with button 2"))
+		assert.Check(t, is.Equal(statusLine(t, s), "menu opened with button 2"))
 		assert.NilError(t, s.Click(Locator{Role: "menuitem", Name: "Rename"}))
-		assert.Check(t, is.Equal(said(t, s), "renamed"))
+		assert.Check(t, is.Equal(statusLine(t, s), "renamed"))
 	})
 	t.Run("unknown button", func(t *testing.T) {
 		err := s.ClickWith(Locator{Text: "report.pdf"}, ClickOptions{Button: "fourth"})
@@ -66,7 +66,7 @@ func TestDrag(t *testing.T) {
 	s := open(t, "/gestures")
 	t.Run("HTML5 drag-and-drop onto another list", func(t *testing.T) {
 		assert.NilError(t, s.Drag(Locator{Text: "Call Ada"}, &Locator{CSS: "#done"}, nil))
-		assert.Check(t, is.Equal(said(t, s), "moved Call Ada to Done"))
+		assert.Check(t, is.Equal(statusLine(t, s), "moved Call Ada to Done"))
 		n, err := s.Count(Locator{CSS: "#done .item"})
 		assert.NilError(t, err)
 		assert.Check(t, is.Equal(n, 1))
@@ -74,7 +74,7 @@ func TestDrag(t *testing.T) {
 	t.Run("HTML5 drag by an offset", func(t *testing.T) {
 		// The lists are 160 px wide side by side: 200 px right is the other list.
 		assert.NilError(t, s.Drag(Locator{Text: "Call Ada"}, nil, &Point{X: -200}))
-		assert.Check(t, is.Equal(said(t, s), "moved Call Ada to To do"))
+		assert.Check(t, is.Equal(statusLine(t, s), "moved Call Ada to To do"))
 	})
 	t.Run("a drop target that refuses", func(t *testing.T) {
 		err := s.Drag(Locator{Text: "Write report"}, &Locator{CSS: "h1"}, nil)

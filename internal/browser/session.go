@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tebeka/selenium"
 	"github.com/tebeka/selenium/chrome"
@@ -38,6 +39,32 @@ type SessionOptions struct {
 	// temporary directory is used and removed with the session. Ignored on
 	// a remote endpoint, which keeps downloads itself.
 	DownloadDir string
+	// PageLoadTimeout bounds how long a navigation waits for the page to
+	// load; DefaultPageLoadTimeout when zero, at most MaxTimeout.
+	PageLoadTimeout time.Duration
+	// ScriptTimeout bounds a script the session runs in the page;
+	// DefaultScriptTimeout when zero, at most MaxTimeout.
+	ScriptTimeout time.Duration
+}
+
+// The WebDriver timeouts of a session: a page that never finishes loading,
+// or a script that never returns, fails the command after this long
+// instead of holding the session.
+const (
+	DefaultPageLoadTimeout = 30 * time.Second
+	DefaultScriptTimeout   = 30 * time.Second
+	MaxTimeout             = 300 * time.Second
+)
+
+// timeoutOr checks a session timeout and fills in its default.
+func timeoutOr(what string, d, def time.Duration) (time.Duration, error) {
+	switch {
+	case d == 0:
+		return def, nil
+	case d < time.Second || d > MaxTimeout:
+		return 0, fmt.Errorf("browser: the %s timeout must be between 1 and %d seconds", what, int(MaxTimeout.Seconds()))
+	}
+	return d, nil
 }
 
 // Window is the size of a session's page viewport in CSS pixels (the
@@ -88,6 +115,9 @@ type Session struct {
 	// instead of trying the stub first. It only saves a round trip; a
 	// wrong guess either way is harmless. Guarded by mu.
 	newDoc bool
+	// win is what the session knows of its windows, frames and dialogs
+	// (windows.go). Guarded by mu.
+	win windowState
 }
 
 // NewSession opens a browser session on the Driver.
@@ -106,6 +136,14 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 	if win.Width > 8192 || win.Height > 8192 {
 		return nil, errors.New("browser: the window can be at most 8192x8192")
 	}
+	pageLoad, err := timeoutOr("page load", o.PageLoadTimeout, DefaultPageLoadTimeout)
+	if err != nil {
+		return nil, err
+	}
+	scriptT, err := timeoutOr("script", o.ScriptTimeout, DefaultScriptTimeout)
+	if err != nil {
+		return nil, err
+	}
 	d.mu.Lock()
 	closed := d.closed
 	d.mu.Unlock()
@@ -119,7 +157,11 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 	args = append(args, d.args...)
 	caps := selenium.Capabilities{
 		"browserName": "chrome",
-		"timeouts":    map[string]int{"implicit": 0, "pageLoad": 30000, "script": 30000},
+		"timeouts":    map[string]int64{"implicit": 0, "pageLoad": pageLoad.Milliseconds(), "script": scriptT.Milliseconds()},
+		// A dialog stays open, so that the action that opened it can
+		// report it and answer_dialog can answer it; meanwhile commands
+		// fail at once with "unexpected alert open" instead of waiting.
+		"unhandledPromptBehavior": "ignore",
 	}
 	if o.Insecure {
 		caps["acceptInsecureCerts"] = true
@@ -196,12 +238,21 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 		return nil, errors.New("browser: open session: the browser could not be started (session not created)")
 	}
 	s.wd, s.id = r.wd, r.wd.SessionID()
+	// A command of this session may wait for a page load or a script as
+	// long as its timeouts allow: the HTTP request must outlast them.
+	if need := max(pageLoad, scriptT) + 15*time.Second; need > d.timeout {
+		setTimeout(s.base(), need)
+	}
 	if err := d.add(s); err != nil {
 		s.wd.Quit()
 		s.removeTemp()
 		return nil, err
 	}
 	if err := s.fitViewport(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("browser: open session: %w", s.fail("", err))
+	}
+	if err := s.initWindows(); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("browser: open session: %w", s.fail("", err))
 	}
@@ -276,9 +327,13 @@ func (s *Session) Close() error {
 	}
 	s.gone.Store(true)
 	s.removeTemp()
+	forgetTimeout(s.base())
 	s.d.remove(s)
 	return nil
 }
+
+// base is the endpoint URL of the session's commands.
+func (s *Session) base() string { return s.d.base + "/session/" + s.id }
 
 // removeTemp releases what a local session holds on this machine: its
 // folder and its proxy.
@@ -312,6 +367,9 @@ func (s *Session) fail(op string, err error) error {
 	c := clean(err)
 	if errors.Is(c, ErrSessionGone) {
 		s.gone.Store(true)
+	}
+	if errors.Is(c, ErrDialog) {
+		s.win.dialog.Store(true) // the next TakeEvents reads it
 	}
 	if op == "" {
 		return c
@@ -497,7 +555,7 @@ func (s *Session) raw(ctx context.Context, method, path string, body any) (json.
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, s.d.base+"/session/"+s.id+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, s.base()+path, rd)
 	if err != nil {
 		return nil, errors.New("cannot build the request")
 	}

@@ -37,8 +37,8 @@ func (s *Session) mark() bool {
 
 // settle waits, after an action, for a navigation the action started to
 // finish; an action that started none costs a few probes. A dialog the
-// action opened is reported by the action itself (WebDriver dismissed it
-// on the probe); other errors are left to the next command.
+// action opened is reported by the action itself (the probe meets it, and
+// it stays open until answered); other errors are left to the next command.
 func (s *Session) settle() error {
 	start := time.Now()
 	for {
@@ -51,6 +51,9 @@ func (s *Session) settle() error {
 		case err != nil:
 			if errors.Is(clean(err), ErrDialog) {
 				return ErrDialog
+			}
+			if windowGone(err) {
+				return nil // the action closed its window: TakeEvents reports it
 			}
 			// Otherwise the document is being replaced: scripts fail for a moment.
 		case state == "old":

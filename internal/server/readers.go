@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
@@ -30,7 +31,7 @@ type runtime struct {
 func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 	return map[resources.Reader]resources.ReadFunc{
 		resources.ReaderSessionCurrent: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-			return resources.JSON(r.sessions.Describe(auth.Principal(ctx)))
+			return resources.JSON(r.current(auth.Principal(ctx)))
 		},
 		resources.ReaderSessionFiles: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
 			l, err := r.sessions.ListFiles(ctx, auth.Principal(ctx))
@@ -83,6 +84,45 @@ func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 			return resources.Content{Text: string(ui.Shell)}, nil
 		},
 	}
+}
+
+// current is session://current: the session as sessions.Describe gives
+// it, with its windows, the frame commands act in and an open dialog. A
+// dialog blocks the page's title and URL, so it is shown instead of an
+// error, with the call that answers it.
+type current struct {
+	sessions.Current
+	Windows []browser.WindowInfo `json:"windows,omitempty"`
+	// Frame is the locators of the frames entered, outermost first; absent
+	// at the top page.
+	Frame  []string        `json:"frame,omitempty"`
+	Dialog *browser.Dialog `json:"dialog,omitempty"`
+}
+
+func (r runtime) current(principal string) current {
+	c := current{Current: r.sessions.Describe(principal)}
+	s := r.sessions.Peek(principal)
+	if s == nil {
+		return c
+	}
+	if d, err := s.Dialog(); err == nil && d != nil {
+		d.Text = r.secrets.Redact(principal, d.Text)
+		c.Dialog = d
+		c.Next = d.String()
+	}
+	c.Windows, _ = s.Windows()
+	for i := range c.Windows {
+		c.Windows[i].Title = r.secrets.Redact(principal, c.Windows[i].Title)
+	}
+	if path, err := s.FramePath(); err == nil {
+		for _, l := range path {
+			c.Frame = append(c.Frame, l.String())
+		}
+	}
+	if len(c.Frame) > 0 && c.Dialog == nil {
+		c.Next = `Commands act inside the frame ` + strings.Join(c.Frame, " › ") + `; switch_frame {"top":true} returns to the page.`
+	}
+	return c
 }
 
 // completers returns a completer for every template runtime.json names one for.
