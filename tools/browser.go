@@ -492,10 +492,9 @@ func (p *pageTools) selectOption(ctx context.Context, req mcp.CallToolRequest) (
 	if err != nil {
 		return nil, missing("option", "the option's visible text or value")
 	}
-	if err := p.do(ctx, func(s *sessions.Session) error { return s.Select(loc, opt) }); err != nil {
-		return nil, err
-	}
-	return mcp.NewToolResultText(fmt.Sprintf("Selected %q in %s.", opt, loc.String())), nil
+	// Through act like every action: a change handler may open a window
+	// or a dialog, or navigate.
+	return p.act(ctx, fmt.Sprintf("Selected %q in %s", opt, loc.String()), func(s *sessions.Session) error { return s.Select(loc, opt) })
 }
 
 // MaxWait bounds wait_for's timeout.

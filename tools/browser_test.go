@@ -96,7 +96,7 @@ func ptKept(t *testing.T, text string) (name, mime string, size int) {
 // the first locator key on a line, and a within:(…) nested up to twice
 // (the element's kind word before it, and its name and state words after
 // it, are not part of it).
-var ptOutlineLocator = regexp.MustCompile(`(?:^|\s)((?:(?:(?:css|xpath|text|label|role|name|nth):(?:"(?:[^"\\]|\\.)*"|[^\s"()]+)|within:\((?:[^()"]|"(?:[^"\\]|\\.)*"|\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))*\))(?:\s|$))+)`)
+var ptOutlineLocator = regexp.MustCompile(`(?:^|\s)((?:(?:(?:css|xpath|text|label|role|name|nth):(?:"(?:[^"\\]|\\.)*"|[^\s"()]+)|[a-z]+:"(?:[^"\\]|\\.)*"|within:\((?:[^()"]|"(?:[^"\\]|\\.)*"|\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))*\))(?:\s|$))+)`)
 
 // ptLocatorFor returns the locator outline printed on the one line that
 // contains marker.
@@ -231,7 +231,7 @@ func TestPageTools(t *testing.T) {
 				email := ptLocatorFor(t, out, `"Email"`)
 				password := ptLocatorFor(t, out, `"Password"`)
 				remember := ptLocatorFor(t, out, `Remember me`)
-				signIn := ptLocatorFor(t, out, `name:"Sign in"`)
+				signIn := ptLocatorFor(t, out, `button:"Sign in"`)
 				// A stable id comes before the label; the name follows it.
 				assert.Check(t, is.Equal(email, `css:#email`))
 
@@ -274,7 +274,7 @@ func TestPageTools(t *testing.T) {
 			t.Run("click", func(t *testing.T) {
 				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/controls"})
 				out := servertest.CallOK(t, c, "outline", nil)
-				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `name:"Save" within:(css:#draft-2)`)})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `button:"Save" within:(css:#draft-2)`)})
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "saved second"})
 				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `Clickable card`)})
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "card clicked"})
@@ -293,11 +293,11 @@ func TestPageTools(t *testing.T) {
 				servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/admin"})
 				admin := servertest.CallOK(t, c, "outline", nil)
 				assert.Check(t, is.Contains(admin, "rows:120"))
-				edit := ptLocatorFor(t, admin, `name:"Edit" nth:`)
-				assert.Check(t, is.Equal(edit, `role:button name:"Edit" nth:1..120`))
+				edit := ptLocatorFor(t, admin, `button:"Edit" nth:`)
+				assert.Check(t, is.Equal(edit, `button:"Edit" nth:1..120`))
 				servertest.CallOK(t, c, "click", map[string]any{"locator": strings.Replace(edit, "nth:1..120", "nth:77", 1)})
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "Editing "})
-				servertest.CallOK(t, c, "click", map[string]any{"locator": `role:button name:"Delete" within:(role:row name:"Barbara Liskov 3")`})
+				servertest.CallOK(t, c, "click", map[string]any{"locator": `button:"Delete" within:(row:"Barbara Liskov 3")`})
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "Deleted Barbara Liskov 3"})
 				servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, admin, `"Add user"`)})
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "New user form opened"})
@@ -637,7 +637,7 @@ func TestPageToolsGrid(t *testing.T) {
 	out := servertest.CallOK(t, c, "outline", nil)
 	assert.Check(t, is.Contains(out, `form "login"`))
 	servertest.CallOK(t, c, "write", map[string]any{"locator": ptLocatorFor(t, out, `"Email"`), "text": "grid@example.com"})
-	servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `name:"Sign in"`)})
+	servertest.CallOK(t, c, "click", map[string]any{"locator": ptLocatorFor(t, out, `button:"Sign in"`)})
 	servertest.CallOK(t, c, "wait_for", map[string]any{"text": "Welcome grid@example.com", "timeout": 10})
 	miss := servertest.CallRefused(t, c, "click", map[string]any{"locator": map[string]any{"text": "Nothing here"}}, "no element matches", "outline")
 	for _, leak := range []string{"4444", "/tmp", "session/"} {

@@ -67,7 +67,7 @@ func TestGestureTools(t *testing.T) {
 		text := servertest.CallOK(t, c, "drag", map[string]any{"locator": map[string]any{"text": "Call Ada"}, "to": css("#done")})
 		assert.Check(t, is.Contains(text, `Dragged text:"Call Ada" onto css:#done`))
 		assert.Check(t, is.Equal(gtSaid(t, c, "#said"), "moved Call Ada to Done"))
-		servertest.CallOK(t, c, "drag", map[string]any{"locator": `role:slider name:"Volume"`, "by": map[string]any{"x": 100}})
+		servertest.CallOK(t, c, "drag", map[string]any{"locator": `slider:"Volume"`, "by": map[string]any{"x": 100}})
 		assert.Check(t, is.Equal(gtSaid(t, c, "#volume"), "50"))
 		servertest.CallRefused(t, c, "drag", map[string]any{"locator": css("#thumb")}, "exactly one of to or by", `{"by": {"x": 100, "y": 0}}`)
 		servertest.CallRefused(t, c, "drag", map[string]any{"locator": css("#thumb"), "by": map[string]any{"x": 1.5}}, "whole number")

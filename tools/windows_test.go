@@ -65,7 +65,7 @@ func TestWindowTools(t *testing.T) {
 
 	t.Run("windows", func(t *testing.T) {
 		text := servertest.CallOK(t, c, "click", map[string]any{"locator": map[string]any{"role": "link", "name": "Add author"}})
-		assert.Check(t, is.Equal(text, `Clicked role:link name:"Add author". The page is now "Authors · Acme" at `+site+`/popup. `+
+		assert.Check(t, is.Equal(text, `Clicked link:"Add author". The page is now "Authors · Acme" at `+site+`/popup. `+
 			`A new window opened: w2 "Add author · Acme" at `+site+`/popup/add — switch_window {"window":"w2"} acts in it.`))
 		list := servertest.CallOK(t, c, "list_windows", nil)
 		assert.Check(t, is.Equal(list, "2 windows are open:\n"+
@@ -109,7 +109,7 @@ func TestWindowTools(t *testing.T) {
 		servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/dialogs"})
 		servertest.CallRefused(t, c, "answer_dialog", map[string]any{"accept": true}, "no dialog is open")
 		text := servertest.CallOK(t, c, "click", map[string]any{"locator": button("Delete")})
-		assert.Check(t, is.Equal(text, `Clicked role:button name:"Delete". A confirm dialog is open: "Delete the order?". `+
+		assert.Check(t, is.Equal(text, `Clicked button:"Delete". A confirm dialog is open: "Delete the order?". `+
 			`answer_dialog {"accept":true} presses OK, {"accept":false} Cancel; the page waits until you answer.`))
 		cur := wtRead(t, c)
 		assert.Check(t, is.DeepEqual(cur.Dialog, &browser.Dialog{Type: "confirm", Text: "Delete the order?"}))
@@ -117,7 +117,7 @@ func TestWindowTools(t *testing.T) {
 		out := servertest.CallOK(t, c, "outline", nil)
 		assert.Check(t, is.Contains(out, `The page is blocked by a dialog, so it cannot be outlined until the dialog is answered. A confirm dialog is open: "Delete the order?".`))
 		servertest.CallRefused(t, c, "click", map[string]any{"locator": button("Alert")},
-			`The page is blocked by a dialog, so this was not done: Clicked role:button name:"Alert". A confirm dialog is open`)
+			`The page is blocked by a dialog, so this was not done: Clicked button:"Alert". A confirm dialog is open`)
 		servertest.CallRefused(t, c, "answer_dialog", map[string]any{"accept": true, "text": "x"}, "the open dialog is a confirm, which takes no text")
 		servertest.CallRefused(t, c, "answer_dialog", map[string]any{}, `"accept" is required`)
 		text = servertest.CallOK(t, c, "answer_dialog", map[string]any{"accept": true})

@@ -203,7 +203,7 @@ func (s *Session) Select(loc Locator, option string) error {
 	}
 	switch {
 	case r.NotSelect:
-		return fmt.Errorf("%s: it is a %s, not a <select>; click it to open it, then click the option (for example role:option name:\"…\")", op, r.Kind)
+		return fmt.Errorf("%s: it is a %s, not a <select>; click it to open it, then click the option (for example option:\"…\")", op, r.Kind)
 	case !r.OK && r.N > 1:
 		return fmt.Errorf("%s: %d options fit; use the full text or value of one of: %s", op, r.N, quoteList(r.Options, 30))
 	case !r.OK:

@@ -89,9 +89,9 @@ func TestLocators(t *testing.T) {
 		msg     string
 	}{
 		{"none", Locator{Role: "button", Name: "Nope"}, 0,
-			`click role:button name:"Nope": no element matches role:button name:"Nope"; call outline to see the page's controls and their locators`},
+			`click button:"Nope": no element matches button:"Nope"; call outline to see the page's controls and their locators`},
 		{"two", Locator{Role: "button", Name: "Save"}, 2,
-			`click role:button name:"Save": 2 elements match role:button name:"Save"; add nth (1..2) or within`},
+			`click button:"Save": 2 elements match button:"Save"; add nth (1..2) or within`},
 		{"nth too big", Locator{Role: "button", Name: "Save", Nth: 3}, 2, `nth 3 is out of range`},
 		{"hidden only", Locator{Role: "button", Name: "Secret action"}, 1, `matches only hidden element`},
 		{"visibility hidden", Locator{Role: "button", Name: "Ghost action"}, 1, `matches only hidden element`},
@@ -198,8 +198,8 @@ func TestWaitFor(t *testing.T) {
 
 	err := s.WaitFor(ctx, Condition{Locator: &Locator{Role: "button", Name: "Never"}, Text: "not here"}, 500*time.Millisecond)
 	assert.Assert(t, errors.Is(err, ErrTimeout))
-	assert.ErrorContains(t, err, `waited 500ms for role:button name:"Never" to be visible and the text "not here" to appear: timed out; `+
-		`at the end role:button name:"Never" matches no element; the text "not here" is not on the page; `+
+	assert.ErrorContains(t, err, `waited 500ms for button:"Never" to be visible and the text "not here" to appear: timed out; `+
+		`at the end button:"Never" matches no element; the text "not here" is not on the page; `+
 		`the page is "Controls" at `+page("/controls#ready")+`. Call outline to see what the page has, or wait_for again with a longer timeout`)
 
 	err = s.WaitFor(ctx, Condition{Locator: &Locator{Role: "button", Name: "Secret action"}}, 300*time.Millisecond)
@@ -232,9 +232,9 @@ func TestAssertFailures(t *testing.T) {
 	assert.Equal(t, ae.Failures[0], `the text "no such words" is not on the page`)
 	assert.Equal(t, ae.Failures[1], `the URL `+page("/controls")+` does not match "/other$"`)
 	assert.Equal(t, ae.Failures[2], `the title "Controls" does not match "^Dashboard"`)
-	assert.Equal(t, ae.Failures[3], `role:button name:"Secret action" is not visible: it matches only hidden elements (1)`)
+	assert.Equal(t, ae.Failures[3], `button:"Secret action" is not visible: it matches only hidden elements (1)`)
 	assert.Equal(t, ae.Page, `the page is "Controls" at `+page("/controls"))
-	assert.Equal(t, ae.Failures[4], `expected role:button name:"Save" to match 3 elements, found 2`)
+	assert.Equal(t, ae.Failures[4], `expected button:"Save" to match 3 elements, found 2`)
 
 	err = s.Assert(Assertion{Visible: &Locator{Text: "nothing like this"}})
 	assert.ErrorContains(t, err, `assertion failed: text:"nothing like this" is not visible: it matches no element; the page is "Controls" at `+
@@ -270,7 +270,7 @@ func TestAlertIsReported(t *testing.T) {
 	// The alert stays open ("ignore"): the click that opened it says so,
 	// and so does every command until the dialog is answered.
 	err := s.Click(Locator{Role: "button", Name: "Alert me"})
-	assert.ErrorContains(t, err, "click role:button name:\"Alert me\": a JavaScript dialog (alert, confirm or prompt) is open and blocks the page")
+	assert.ErrorContains(t, err, "click button:\"Alert me\": a JavaScript dialog (alert, confirm or prompt) is open and blocks the page")
 	assert.Assert(t, errors.Is(err, ErrDialog))
 	_, err = s.Outline(nil)
 	assert.Assert(t, errors.Is(err, ErrDialog))

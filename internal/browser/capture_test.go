@@ -50,7 +50,7 @@ func TestScreenshot(t *testing.T) {
 	assert.Assert(t, ew > 100 && ew <= vw && eh > 10 && eh < 200, "element %dx%d", ew, eh)
 
 	_, err = s.Screenshot(&Locator{Role: "heading", Name: "No such heading"}, false)
-	assert.ErrorContains(t, err, `screenshot of role:heading name:"No such heading": no element matches`)
+	assert.ErrorContains(t, err, `screenshot of heading:"No such heading": no element matches`)
 }
 
 func TestPrintPDF(t *testing.T) {

@@ -72,7 +72,7 @@ func (e *LocatorError) Error() string {
 			"wait for it with wait_for {\"locator\": %q}, or first reveal it: open its menu, tab or dialog, "+
 			"or hover the container outline names for it", loc, plural(e.Matched, "element", "elements"), loc)
 	case e.Matched > 1:
-		msg = fmt.Sprintf("%d elements match %s; add nth (1..%d) or within, e.g. within:(role:row name:\"<a text of its row>\"); "+
+		msg = fmt.Sprintf("%d elements match %s; add nth (1..%d) or within, e.g. within:(row:\"<a text of its row>\"); "+
 			"outline shows a locator for each", e.Matched, loc, e.Matched)
 	default:
 		msg = fmt.Sprintf("%s cannot be used", loc)

@@ -123,7 +123,9 @@ func bare(s string) string {
 // String formats the locator in the syntax the outline uses and
 // ParseLocator reads, for example
 //
-//	role:button name:"Sign in" nth:2 within:(css:#login)
+//	button:"Sign in" nth:2 within:(css:#login)
+//
+// where button:"Sign in" is short for role:button name:"Sign in".
 func (l Locator) String() string {
 	var b strings.Builder
 	switch {
@@ -135,10 +137,13 @@ func (l Locator) String() string {
 		b.WriteString("text:" + strconv.Quote(l.Text))
 	case l.Label != "":
 		b.WriteString("label:" + strconv.Quote(l.Label))
+	case l.Role != "" && l.Name != "" && knownRoles[l.Role]:
+		// The short form: link:"Sign in" for role:link name:"Sign in".
+		b.WriteString(l.Role + ":" + strconv.Quote(l.Name))
 	case l.Role != "":
 		b.WriteString("role:" + bare(l.Role))
 	}
-	if l.Name != "" {
+	if l.Name != "" && !(l.Role != "" && knownRoles[l.Role] && l.CSS == "" && l.XPath == "" && l.Text == "" && l.Label == "") {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
@@ -158,7 +163,8 @@ func (l Locator) String() string {
 
 // ParseLocator reads a locator written as in the outline:
 // space-separated key:value pairs with keys css, xpath, text, label, role,
-// name, nth and within. Values are either quoted (Go or JSON escapes) or
+// name, nth and within, or ROLE:"name" (a known ARIA role) for role and
+// name together. Values are either quoted (Go or JSON escapes) or
 // bare up to the next space; within takes a parenthesised locator.
 func ParseLocator(s string) (Locator, error) {
 	l, rest, err := parseLocator(s, false)
@@ -192,7 +198,17 @@ func parseLocator(s string, nested bool) (Locator, string, error) {
 		switch key {
 		case "css", "xpath", "text", "label", "role", "name", "nth", "within":
 		default:
-			return l, s, nil
+			// ROLE:"name" is short for role:ROLE name:"name".
+			if !knownRoles[key] || !strings.HasPrefix(s[i+1:], `"`) || seen["role"] || seen["name"] {
+				return l, s, nil
+			}
+			v, rest, err := value(s[i+1:], nested)
+			if err != nil {
+				return l, s, fmt.Errorf("parse locator: %s: %w", key, err)
+			}
+			seen["role"], seen["name"] = true, true
+			l.Role, l.Name, s = key, v, rest
+			continue
 		}
 		if seen[key] {
 			return l, s, fmt.Errorf("parse locator: %s is given twice", key)

@@ -61,9 +61,9 @@ func TestLocatorStringRoundTrip(t *testing.T) {
 		{Locator{XPath: "(//a)[2]"}, `xpath:"(//a)[2]"`},
 		{Locator{Text: `Say "hi"`}, `text:"Say \"hi\""`},
 		{Locator{Label: "E-mail"}, `label:"E-mail"`},
-		{Locator{Role: "button", Name: "Sign in", Nth: 3}, `role:button name:"Sign in" nth:3`},
+		{Locator{Role: "button", Name: "Sign in", Nth: 3}, `button:"Sign in" nth:3`},
 		{Locator{Role: "button", Name: "Edit", Within: &Locator{Role: "row", Name: "Ada", Within: &Locator{CSS: "#users"}}},
-			`role:button name:"Edit" within:(role:row name:"Ada" within:(css:#users))`},
+			`button:"Edit" within:(row:"Ada" within:(css:#users))`},
 		{Locator{Text: "ünïcødé ✓"}, `text:"ünïcødé ✓"`},
 	}
 	for _, tc := range tests {
@@ -74,12 +74,25 @@ func TestLocatorStringRoundTrip(t *testing.T) {
 			assert.DeepEqual(t, got, tc.loc)
 		})
 	}
+	// The long form of role and name reads as the short one does; a role
+	// of no ARIA name, or a short form beside role or name, does not.
+	long, err := ParseLocator(`role:link name:"Add" within:(role:row name:"Groups")`)
+	assert.NilError(t, err)
+	short, err := ParseLocator(`link:"Add" within:(row:"Groups")`)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, long, short)
+	assert.Equal(t, Locator{Role: "widget", Name: "x"}.String(), `role:widget name:"x"`)
+	for _, bad := range []string{`widget:"x"`, `role:link link:"x"`, `link:"x" role:button`, `link:bare`} {
+		_, err := ParseLocator(bad)
+		assert.Assert(t, err != nil, "ParseLocator(%q) should fail", bad)
+	}
+
 	// JSON-style escapes, as the outline script writes them, parse too.
 	got, err := ParseLocator(`text:"tab\u0009here"`)
 	assert.NilError(t, err)
 	assert.Equal(t, got.Text, "tab\there")
 
-	for _, bad := range []string{`css:`, `text:"open`, `role:button name:"x" name:"y"`, `nth:0 css:a`,
+	for _, bad := range []string{`css:`, `text:"open`, `button:"x" name:"y"`, `nth:0 css:a`,
 		`role:button within:css:a`, `role:button within:(css:a`, `css:a junk`, `nth:1..3 css:a`} {
 		_, err := ParseLocator(bad)
 		assert.Assert(t, err != nil, "ParseLocator(%q) should fail", bad)
@@ -135,10 +148,10 @@ func TestLocatorErrorMessages(t *testing.T) {
 		err  LocatorError
 		want string
 	}{
-		{LocatorError{Locator: loc}, `no element matches role:button name:"Save"; call outline to see the page's controls and their locators`},
-		{LocatorError{Locator: loc, Matched: 3}, `3 elements match role:button name:"Save"; add nth (1..3) or within`},
-		{LocatorError{Locator: loc, Matched: 2, Nth: 5}, `nth 5 is out of range: role:button name:"Save" matches 2 elements; use nth 1..2`},
-		{LocatorError{Locator: loc, Matched: 1, Hidden: true}, `role:button name:"Save" matches only hidden element`},
+		{LocatorError{Locator: loc}, `no element matches button:"Save"; call outline to see the page's controls and their locators`},
+		{LocatorError{Locator: loc, Matched: 3}, `3 elements match button:"Save"; add nth (1..3) or within`},
+		{LocatorError{Locator: loc, Matched: 2, Nth: 5}, `nth 5 is out of range: button:"Save" matches 2 elements; use nth 1..2`},
+		{LocatorError{Locator: loc, Matched: 1, Hidden: true}, `button:"Save" matches only hidden element`},
 		{LocatorError{Locator: Locator{CSS: "#f"}, Within: true}, `the within locator failed: no element matches css:#f`},
 		{LocatorError{Locator: Locator{CSS: "a[", Nth: 0}, Invalid: "invalid css selector"}, `css:a[: invalid css selector`},
 	}
@@ -149,9 +162,9 @@ func TestLocatorErrorMessages(t *testing.T) {
 
 func TestLocatorErrorSuggestions(t *testing.T) {
 	e := LocatorError{Locator: Locator{Role: "button", Name: "Yes, I am sure"},
-		Suggestions: []string{`role:button name:"Yes, I’m sure"`, `role:link name:"Yes"`}}
-	assert.Equal(t, e.Error(), `no element matches role:button name:"Yes, I am sure"; nearest on the page: `+
-		`role:button name:"Yes, I’m sure", role:link name:"Yes" (or call outline to see the page's controls and their locators)`)
+		Suggestions: []string{`button:"Yes, I’m sure"`, `link:"Yes"`}}
+	assert.Equal(t, e.Error(), `no element matches button:"Yes, I am sure"; nearest on the page: `+
+		`button:"Yes, I’m sure", link:"Yes" (or call outline to see the page's controls and their locators)`)
 }
 
 // TestGeneratedIDs checks which ids the outline takes for generated ones

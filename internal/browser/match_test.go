@@ -39,10 +39,10 @@ func TestLocatorSuggestions(t *testing.T) {
 		loc  Locator
 		want string
 	}{
-		{Locator{Role: "button", Name: "Yes, I am sure"}, `role:button name:"Yes, I’m sure"`},
+		{Locator{Role: "button", Name: "Yes, I am sure"}, `button:"Yes, I’m sure"`},
 		{Locator{Label: "Serch invoices"}, `label:"Search invoices"`},
 		{Locator{Text: "Quartely report"}, `text:"Quarterly report"`},
-		{Locator{Role: "button", Name: "Edit"}, `role:link name:"Edit"`}, // a link, not a button
+		{Locator{Role: "button", Name: "Edit"}, `link:"Edit"`}, // a link, not a button
 		{Locator{Role: "button", Name: "Delete", Within: &Locator{Role: "listitem", Name: "Quarterly report"}}, ""},
 	} {
 		t.Run(tc.loc.String(), func(t *testing.T) {
@@ -68,10 +68,10 @@ func TestLocatorSuggestions(t *testing.T) {
 	}
 	// Within a row, the suggestion is searched for in that row.
 	err := s.Click(Locator{Role: "link", Name: "Edt", Within: &Locator{Role: "row", Name: "INV-1001"}})
-	assert.ErrorContains(t, err, `no element matches role:link name:"Edt" within:(role:row name:"INV-1001"); nearest on the page: role:link name:"Edit"`)
+	assert.ErrorContains(t, err, `no element matches link:"Edt" within:(row:"INV-1001"); nearest on the page: link:"Edit"`)
 	// A within that fails is reported as such, with its own suggestions.
 	err = s.Click(Locator{Role: "link", Name: "Edit", Within: &Locator{Role: "row", Name: "INV-1009"}})
-	assert.ErrorContains(t, err, `the within locator failed: no element matches role:row name:"INV-1009"; nearest on the page: role:row name:`)
+	assert.ErrorContains(t, err, `the within locator failed: no element matches row:"INV-1009"; nearest on the page: row:"`)
 }
 
 // TestFailuresShowThePage checks that wait_for and assert failures say what
@@ -102,11 +102,11 @@ func TestFailuresShowThePage(t *testing.T) {
 		{edit, 5, ""},
 		{Locator{Role: "link", Name: "Edit", Nth: 3}, 1, ""},
 		{Locator{Role: "link", Name: "Edit", Nth: 9}, 0, ""},
-		{Locator{Role: "link", Name: "Edit", Nth: 9}, 1, `expected role:link name:"Edit" nth:9 to match 1 element, found 0: it matches 5 elements, fewer than nth 9`},
+		{Locator{Role: "link", Name: "Edit", Nth: 9}, 1, `expected link:"Edit" nth:9 to match 1 element, found 0: it matches 5 elements, fewer than nth 9`},
 		{Locator{Role: "checkbox", Within: &Locator{Role: "row", Name: "INV-1002"}}, 1, ""},
 		{Locator{Role: "checkbox", Within: &Locator{Role: "row", Name: "INV-1009"}}, 1,
-			`expected role:checkbox within:(role:row name:"INV-1009") to match 1 element, found 0: the within locator failed: no element matches role:row name:"INV-1009"`},
-		{Locator{Role: "button", Name: "Archive"}, 5, `expected role:button name:"Archive" to match 5 elements, found 0: it matches only hidden elements (5)`},
+			`expected role:checkbox within:(row:"INV-1009") to match 1 element, found 0: the within locator failed: no element matches row:"INV-1009"`},
+		{Locator{Role: "button", Name: "Archive"}, 5, `expected button:"Archive" to match 5 elements, found 0: it matches only hidden elements (5)`},
 	} {
 		t.Run(tc.loc.String(), func(t *testing.T) {
 			err := s.Assert(Assertion{Count: &tc.loc, Equals: tc.equals})

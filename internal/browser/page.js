@@ -561,7 +561,8 @@ function locString(l) {
   else if (l.xpath) s = 'xpath:' + bare(l.xpath);
   else if (l.text) s = 'text:' + q(l.text);
   else if (l.label) s = 'label:' + q(l.label);
-  else if (l.role) { s = 'role:' + l.role; if (l.name) s += ' name:' + q(l.name); }
+  // link:"Sign in" is short for role:link name:"Sign in" (locator.go).
+  else if (l.role) s = l.name && KNOWN_ROLES.has(l.role) ? l.role + ':' + q(l.name) : 'role:' + l.role + (l.name ? ' name:' + q(l.name) : '');
   if (l.nth) s += ' nth:' + l.nth;
   if (l.within) s += ' within:(' + locString(l.within) + ')';
   return s;
@@ -923,6 +924,13 @@ function outline(root, withinStr, o) {
     if (role === 'heading') {
       const lvl = /^h[1-6]$/.test(t) ? t[1] : (el.getAttribute('aria-level') || '2');
       const s = textOf(el);
+      // A heading that is one link says so on one line: h1 link:"Home".
+      const at = out.length;
+      if (s && !ownText(el)) {
+        kids(el, d, 'ctl');
+        if (out.length === at + 1 && out[at].k === 'ctl' && !out[at].nm) { out[at].kind = 'h' + lvl; return; }
+        out.splice(at);
+      }
       if (s) push({d, k: 'head', s: 'h' + lvl + ' ' + q(cutShow(s, NAME_MAX))});
       kids(el, d + 1, 'ctl');
       return;
@@ -951,7 +959,10 @@ function outline(root, withinStr, o) {
       // Text made only of its controls' text (a list item holding a link)
       // is left to the controls.
       if (!ownText(el)) { kids(el, d, 'ctl'); return; }
-      const s = textOf(el);
+      // The controls' own words are on their lines below: the text line
+      // keeps the rest ("Signed in as ada. Profile / Log out" with two
+      // links is text "Signed in as ada.").
+      const s = textBesideControls(el);
       if (s) push({d, k: 'text', s, long: s.length > TEXT_MAX});
       kids(el, d + 1, 'ctl');
       return;
@@ -1001,13 +1012,25 @@ function outline(root, withinStr, o) {
     if (cols.length) s += ' cols:' + q(clipShow(cols.join('|'), 160));
     push({d, k: 'land', s});
     const rowText = r => q(cutShow([...r.cells].map(c => textOf(c)).filter(Boolean).join('|'), ROW_MAX));
+    // A row whose every cell holds only a control's name (a menu laid out
+    // as a table) says nothing its controls do not: they are listed alone.
+    const onlyControls = r => [...r.cells].every(c => {
+      const t = textOf(c);
+      if (!t) return true;
+      const ctl = c.querySelector('a[href], button, [role=link], [role=button]');
+      return !!ctl && textOf(ctl) === t;
+    });
     if (body.length <= TABLE_ROWS_FULL) {
       for (const h of head) kids(h, d + 1, 'ctl');
-      for (const r of body) { push({d: d + 1, k: 'row', s: 'row ' + rowText(r)}); kids(r, d + 2, 'ctl'); }
+      for (const r of body) {
+        if (onlyControls(r)) { kids(r, d + 1, 'ctl'); continue; }
+        push({d: d + 1, k: 'row', s: 'row ' + rowText(r)});
+        kids(r, d + 2, 'ctl');
+      }
       return;
     }
     for (const r of body.slice(0, TABLE_ROWS_SHOWN)) push({d: d + 1, k: 'row', s: 'row ' + rowText(r)});
-    push({d: d + 1, k: 'misc', s: '… ' + (body.length - TABLE_ROWS_SHOWN) + ' more rows; for one row\'s controls use within:(role:row name:"<text in the row>") or nth'});
+    push({d: d + 1, k: 'misc', s: '… ' + (body.length - TABLE_ROWS_SHOWN) + ' more rows; for one row\'s controls use within:(row:"<text in the row>") or nth'});
     grouped(el, d + 1);
   };
 
@@ -1041,12 +1064,12 @@ function outline(root, withinStr, o) {
     const at = out.length;
     kids(el, d, 'all');
     if (items.length <= TABLE_ROWS_FULL) return;
-    const perItem = out.slice(at).filter(it => it.k === 'ctl' && it.base.includes(' within:(role:listitem ')).length;
+    const perItem = out.slice(at).filter(it => it.k === 'ctl' && it.base.includes(' within:(listitem:')).length;
     if (perItem <= TABLE_ROWS_FULL) return;
     out.splice(at);
     push({d, k: 'land', s: 'list items:' + items.length});
     for (const li of items.slice(0, TABLE_ROWS_SHOWN)) push({d: d + 1, k: 'row', s: 'item ' + q(cutShow(textOf(li), ROW_MAX))});
-    push({d: d + 1, k: 'misc', s: '… ' + (items.length - TABLE_ROWS_SHOWN) + ' more items; for one item\'s controls use within:(role:listitem name:"<text in the item>") or nth'});
+    push({d: d + 1, k: 'misc', s: '… ' + (items.length - TABLE_ROWS_SHOWN) + ' more items; for one item\'s controls use within:(listitem:"<text in the item>") or nth'});
     grouped(el, d + 1);
   };
 
@@ -1072,7 +1095,7 @@ function outline(root, withinStr, o) {
   for (const it of lines) {
     let s;
     if (it.k === 'ctl') {
-      const same = it.base === 'role:' + it.kind || it.base.startsWith('role:' + it.kind + ' ');
+      const same = it.base === 'role:' + it.kind || it.base.startsWith('role:' + it.kind + ' ') || it.base.startsWith(it.kind + ':"');
       s = (same ? '' : it.kind + ' ') + it.base + (it.nth ? ' nth:' + it.nth : '') + it.nm + it.st;
     } else if (it.k === 'text') {
       // The first of several long paragraphs in a row shows less: the
@@ -1208,6 +1231,34 @@ function hoverTarget(container) {
 
 // ownText: the element's text outside the controls inside it, without
 // punctuation.
+// textBesideControls is el's visible text without its controls' text,
+// and without the separators left between them.
+function textBesideControls(el) {
+  const parts = [];
+  let cur = '';
+  const walk = n => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === 3) cur += c.data;
+      else if (c.nodeType === 1 && !SKIP.has(c.localName) && shown(c)) {
+        if (isControl(c)) { parts.push(cur); cur = ''; } else walk(c);
+      }
+    }
+  };
+  walk(el);
+  parts.push(cur);
+  // Only controls set apart by separators (a menu, breadcrumbs) leave
+  // the text: a link inside a sentence is part of what it says.
+  const apart = /[›»>/|·•,;:.\-–—]$/u, apartAfter = /^[›»>/|·•,;:.\-–—]/u;
+  for (let i = 0; i < parts.length; i++) {
+    const p = norm(parts[i]);
+    if (!p) continue;
+    if (i < parts.length - 1 && !apart.test(p)) return textOf(el);
+    if (i > 0 && !apartAfter.test(p)) return textOf(el);
+  }
+  const sep = /^[\s›»>/|·•,;:\-–—]+|[\s›»>/|·•,;:\-–—]+$/gu;
+  return norm(parts.map(p => norm(p).replace(sep, '')).filter(p => /[\p{L}\p{N}]/u.test(p)).join(' '));
+}
+
 function ownText(el) {
   let s = '';
   const walk = n => {

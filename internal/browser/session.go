@@ -107,6 +107,7 @@ type Session struct {
 	egress      *egress.Proxy // local: what the browser connects through
 	downloadDir string        // local: where downloads land
 
+	winMu  sync.Mutex // guards window, which Resize changes
 	mu     sync.Mutex
 	gone   atomic.Bool
 	closed bool
@@ -303,8 +304,13 @@ func (s *Session) ID() string { return s.id }
 // Browser returns the browser name, "chrome".
 func (s *Session) Browser() string { return s.browser }
 
-// Window returns the window size the session was opened with.
-func (s *Session) Window() Window { return s.window }
+// Window returns the viewport size the session was opened with, or last
+// resized to.
+func (s *Session) Window() Window {
+	s.winMu.Lock()
+	defer s.winMu.Unlock()
+	return s.window
+}
 
 // Remote reports whether the session runs on a remote endpoint (a Grid).
 func (s *Session) Remote() bool { return s.d.remote }

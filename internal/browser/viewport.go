@@ -10,8 +10,15 @@ import (
 // Resize makes the page viewport w.Width x w.Height CSS pixels, at any
 // time: the window is resized to the viewport plus the browser's own
 // frame. Window keeps reporting the size the session was opened with.
-func (s *Session) Resize(w Window) error {
+func (s *Session) Resize(w Window) (err error) {
 	op := fmt.Sprintf("resize the window to %dx%d", w.Width, w.Height)
+	defer func() {
+		if err == nil {
+			s.winMu.Lock()
+			s.window = w
+			s.winMu.Unlock()
+		}
+	}()
 	if w.Width < 100 || w.Height < 100 || w.Width > 8192 || w.Height > 8192 {
 		return fmt.Errorf("%s: each side is from 100 to 8192 pixels", op)
 	}
