@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -110,13 +111,7 @@ func FuzzParseKey(f *testing.F) {
 	for _, k := range keyTable {
 		names[k.code] = strings.ToLower(k.name)
 	}
-	modifierCodes := slices.Collect(func(yield func(string) bool) {
-		for _, c := range modifierNames {
-			if !yield(c) {
-				return
-			}
-		}
-	})
+	modifierCodes := slices.Collect(maps.Values(modifierNames))
 	f.Fuzz(func(t *testing.T, key string) {
 		mods, code, err := parseKey(key)
 		if err != nil {
