@@ -1,14 +1,16 @@
 # selenium-flow — build, serve, generate, test, benchmark.
 #   make setup run   install the browser (Debian chromium + chromedriver) if missing, build, serve on stdio
 #   make test        generated files and docs fresh, go vet, the UI's vitest, go test -race
-#                    (browsers included; with CI=true a missing browser fails instead of skipping)
+#                    (browsers included; with CI=true a missing browser fails instead of skipping),
+#                    then make fuzz
+#   make fuzz        each fuzz target for FUZZTIME (default 3s); FUZZTIME=1m to hunt
 #   make docs        regenerate docs/ (after any tool, resource, skill or document change)
 GO       ?= go
 BIN      := bin/selenium-flow
 ADDR     ?= 127.0.0.1:8765
 export FLOW_DATA_DIR ?= $(CURDIR)/.data
 
-.PHONY: setup build run serve-http generate check-generated docs check-docs vet test test-ui bench
+.PHONY: setup build run serve-http generate check-generated docs check-docs vet test test-ui fuzz bench
 
 setup:
 	@command -v chromedriver >/dev/null 2>&1 || { \
@@ -50,11 +52,35 @@ TEST_TIMEOUT ?= 10m
 
 test: check-generated check-docs vet test-ui
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	@$(MAKE) --no-print-directory fuzz
 
 # The MCP App shell's own tests (vitest); the Go side checks dist/ is fresh.
 test-ui:
 	npm ci --prefix internal/ui --no-audit --no-fund
 	npm test --prefix internal/ui
+
+# The fuzz targets of the parsers a caller reaches, as package:Target (add
+# a new one here). go test -fuzz takes one target per run, so each runs on
+# its own; plain go test already runs every seed under testdata/fuzz. All
+# run even when one fails, and a failing input is written to its
+# package's testdata/fuzz/<Target>/ for go test -run to replay.
+FUZZTIME ?= 3s
+FUZZ_TARGETS := \
+	./resources:FuzzTemplate ./resources:FuzzTableMatch \
+	./internal/browser:FuzzParseLocator ./internal/browser:FuzzValidate ./internal/browser:FuzzParseKey \
+	./internal/flows:FuzzParse ./internal/flows:FuzzBind \
+	./internal/files:FuzzCheckName ./internal/files:FuzzKeep \
+	./internal/auth:FuzzLoadTokens \
+	./internal/secrets:FuzzParseFile ./internal/secrets:FuzzRedact \
+	./internal/refusal:FuzzScrub
+
+fuzz:
+	@failed=; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "fuzz $$name ($$pkg, $(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg/ || failed="$$failed $$pkg:$$name"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed (inputs under each package's testdata/fuzz/)"; exit 1; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
