@@ -45,7 +45,7 @@ func TestParseRefusals(t *testing.T) {
 	s := open(t)
 	cases := []struct{ name, doc, want string }{
 		{"not json", `{`, "it is not JSON"},
-		{"unknown tool", `{"name":"x","steps":[{"tool":"hover"}]}`, "at /steps/0/tool: value must be one of 'navigate'"},
+		{"unknown tool", `{"name":"x","steps":[{"tool":"tap"}]}`, "at /steps/0/tool: value must be one of 'navigate'"},
 		{"no steps", `{"name":"x","steps":[]}`, "at /steps: minItems"},
 		{"bad name", `{"name":"Has Space","steps":[{"tool":"outline"}]}`, "at /name: "},
 		{"extra field", `{"name":"x","steps":[{"tool":"outline"}],"colour":"red"}`, "colour"},
