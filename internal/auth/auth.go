@@ -94,6 +94,10 @@ func LoadTokens(path string) (*Tokens, error) {
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
+		if n == 1 {
+			// An editor's byte-order mark is not part of the first token.
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}

@@ -44,6 +44,7 @@ func TestLoadTokens(t *testing.T) {
 		want            map[string]string
 	}{
 		{name: "two callers", body: "# tokens\n0123456789abcdef-alice alice\n\n0123456789abcdef-bob   bob\n", want: map[string]string{"0123456789abcdef-alice": "alice", "0123456789abcdef-bob": "bob"}},
+		{name: "byte-order mark", body: "\ufeff0123456789abcdef-alice alice\n", want: map[string]string{"0123456789abcdef-alice": "alice"}},
 		{name: "short token", body: "short alice\n", err: "line 1: the token is shorter than 16 characters"},
 		// Columns swapped: the error must not print the token.
 		{name: "swapped columns", body: "alice 0123456789abcdef-secret\n", err: "line 1: the token is shorter than 16 characters", leak: "0123456789abcdef-secret"},

@@ -103,7 +103,7 @@ func FuzzParseKey(f *testing.F) {
 	for _, seed := range []string{
 		"Enter", "enter", " Tab ", "a", "é", "+", "Control++", "Control+a", "Shift+Tab",
 		"ctrl+shift+K", "Meta+ArrowUp", "Alt+", "+a", "Control+Shift", "F12", "Space", " ",
-		"Control+\u00a0", "Shift+\u00e9",
+		"Control+\u00a0", "Shift+\u00e9", "\x00", "Control+\x00", "\ue007", "\x80", "\u2028",
 	} {
 		f.Add(seed)
 	}

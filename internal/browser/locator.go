@@ -3,10 +3,10 @@ package browser
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Locator addresses an element of the page. Exactly one of CSS, XPath,
@@ -57,9 +57,16 @@ func (l Locator) validate(depth int) error {
 	for _, f := range []struct{ name, v string }{
 		{"css", l.CSS}, {"xpath", l.XPath}, {"text", l.Text}, {"label", l.Label}, {"role", l.Role},
 	} {
-		if strings.TrimSpace(f.v) != "" {
-			set = append(set, f.name)
+		if f.v == "" {
+			continue
 		}
+		if strings.TrimSpace(f.v) == "" {
+			return fmt.Errorf("%s is blank; give it a value, or leave it out", f.name)
+		}
+		set = append(set, f.name)
+	}
+	if l.Name != "" && strings.TrimSpace(l.Name) == "" {
+		return errors.New("name is blank; give the accessible name, or leave name out")
 	}
 	const allowed = "a locator needs exactly one of css, xpath, text, label or role " +
 		"(name goes with role; nth and within are optional)"
@@ -111,10 +118,14 @@ var knownRoles = func() map[string]bool {
 	return m
 }()
 
-var bareRE = regexp.MustCompile(`^[^\s"()]+$`)
-
+// bare writes a value without quotes when ParseLocator reads it back
+// whole: no space of any kind (the parser splits on unicode.IsSpace), no
+// quote or parenthesis.
 func bare(s string) string {
-	if bareRE.MatchString(s) {
+	plain := s != "" && utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '"' || r == '(' || r == ')'
+	})
+	if plain {
 		return s
 	}
 	return strconv.Quote(s)
@@ -353,7 +364,10 @@ func parseKey(key string) (mods []string, code string, err error) {
 		}
 		mods = append(mods, c)
 	}
-	if len([]rune(last)) == 1 {
+	// One printable character; NUL, control characters, invalid bytes and
+	// WebDriver's private-use key codes (U+E000…) are no character a
+	// caller may press by itself: named keys have names.
+	if r, size := utf8.DecodeRuneInString(last); size == len(last) && r != utf8.RuneError && unicode.IsGraphic(r) {
 		return mods, last, nil
 	}
 	for _, k := range keyTable {

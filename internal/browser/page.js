@@ -554,7 +554,7 @@ function nearest(loc, root) {
 // ---- locator strings (same syntax as Locator.String in Go) -----------------
 
 const q = s => JSON.stringify(s);
-const bare = s => /^[^\s"()]+$/.test(s) ? s : q(s);
+const bare = s => /^[^\s\u0085"()]+$/.test(s) ? s : q(s); // no space of Go's unicode.IsSpace either
 function locString(l) {
   let s = '';
   if (l.css) s = 'css:' + bare(l.css);

@@ -218,6 +218,11 @@ func numbered(name string, i int) string {
 		base, ext = name, ""
 	}
 	suffix := fmt.Sprintf(" (%d)", i)
+	if len(ext)+len(suffix) >= MaxNameLen-len(base) && len(ext) > MaxNameLen/2 {
+		// An "extension" this long is no extension: cutting the base to
+		// nothing would leave a name starting " (1)". Number the end.
+		base, ext = name, ""
+	}
 	if over := len(base) + len(suffix) + len(ext) - MaxNameLen; over > 0 {
 		base = truncateBytes(base, len(base)-over)
 	}

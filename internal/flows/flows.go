@@ -144,6 +144,15 @@ func (s *Store) Parse(doc []byte) (Flow, error) {
 			probs = append(probs, fmt.Sprintf("at /parameters/%d/name: %q is declared twice", i, p.Name))
 		}
 		declared[p.Name] = true
+		if p.Default == nil {
+			continue
+		}
+		if p.Type == "secret" {
+			// A default would choose the runner's secret for them.
+			probs = append(probs, fmt.Sprintf("at /parameters/%d/default: a parameter of type secret takes no default; whoever runs the flow passes one of their own secret names", i))
+		} else if _, err := convert(p, p.Default); err != nil {
+			probs = append(probs, fmt.Sprintf("at /parameters/%d/default: the default does not fit: %v", i, err))
+		}
 	}
 	ids := map[string]bool{}
 	for i, st := range f.Steps {

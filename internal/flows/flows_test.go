@@ -47,6 +47,8 @@ func TestParseRefusals(t *testing.T) {
 		{"not json", `{`, "it is not JSON"},
 		{"unknown tool", `{"name":"x","steps":[{"tool":"tap"}]}`, "at /steps/0/tool: value must be one of 'navigate'"},
 		{"no steps", `{"name":"x","steps":[]}`, "at /steps: minItems"},
+		{"secret default", `{"name":"x","parameters":[{"name":"pw","type":"secret","default":"pw"}],"steps":[{"tool":"outline"}]}`, "at /parameters/0/default: a parameter of type secret takes no default"},
+		{"default of another type", `{"name":"x","parameters":[{"name":"n","type":"number","default":"abc"}],"steps":[{"tool":"outline"}]}`, `at /parameters/0/default: the default does not fit: "n" must be a number`},
 		{"bad name", `{"name":"Has Space","steps":[{"tool":"outline"}]}`, "at /name: "},
 		{"extra field", `{"name":"x","steps":[{"tool":"outline"}],"colour":"red"}`, "colour"},
 		{"undeclared placeholder", login, "{{base}} is not a declared parameter (declared: email, wait)"},

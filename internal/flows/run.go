@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,14 +65,17 @@ func Bind(f Flow, given map[string]any) (map[string]any, error) {
 	for _, p := range f.Parameters {
 		v, ok := given[p.Name]
 		if !ok {
-			if p.Default != nil {
-				vals[p.Name] = p.Default
+			// A secret parameter is the runner's to pass, never a default
+			// (Parse refuses one; a document saved before that rule
+			// existed does not get it used either).
+			if p.Default != nil && p.Type != "secret" {
+				v, ok = p.Default, true
+			} else {
+				if p.Required {
+					probs = append(probs, fmt.Sprintf("%q is required", p.Name))
+				}
 				continue
 			}
-			if p.Required {
-				probs = append(probs, fmt.Sprintf("%q is required", p.Name))
-			}
-			continue
 		}
 		cv, err := convert(p, v)
 		if err != nil {
@@ -114,7 +118,8 @@ func convert(p Param, v any) (any, error) {
 		case float64, int:
 			return x, nil
 		case string:
-			if n, err := strconv.ParseFloat(x, 64); err == nil {
+			// Inf and NaN parse, but no JSON carries them.
+			if n, err := strconv.ParseFloat(x, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
 				return n, nil
 			}
 		}
