@@ -53,8 +53,11 @@ func FuzzLoadTokens(f *testing.F) {
 			return
 		}
 		want := map[string]string{}
-		for _, line := range strings.Split(body, "\n") {
+		for i, line := range strings.Split(body, "\n") {
 			line = strings.TrimSpace(line)
+			if i == 0 {
+				line = strings.TrimPrefix(line, "\ufeff") // not part of the token
+			}
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
