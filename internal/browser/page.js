@@ -1349,6 +1349,7 @@ function clearIsNoop(el) {
 function mark() {
   window.__sfLeaving = false;
   if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }
+  if (window.navigation && !window.__sfNav) { window.__sfNav = true; navigation.addEventListener('navigate', function (e) { if (!e.destination.sameDocument) window.__sfLeaving = true; }); }
   return true;
 }
 

@@ -9,11 +9,14 @@ import (
 // navigation that WebDriver's command may return before: the old document
 // is still there while the request is in flight. Without waiting, the
 // caller is told about the page it is leaving. markScript notes, in the
-// current document, when it starts to unload; settle then waits for the
-// next document to finish loading. Click has resolve run markBody (page.js
+// current document, when a navigation away begins (the Navigation API's
+// navigate event, or beforeunload where that API is missing); settle
+// gives the page one task of its own to begin one, then waits for the
+// next document to finish loading if it did. Click has resolve run markBody (page.js
 // holds a copy, which a test checks) instead of sending markScript.
 const markBody = `window.__sfLeaving = false;
-if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }`
+if (!window.__sfMarked) { window.__sfMarked = true; window.addEventListener('beforeunload', function () { window.__sfLeaving = true; }); }
+if (window.navigation && !window.__sfNav) { window.__sfNav = true; navigation.addEventListener('navigate', function (e) { if (!e.destination.sameDocument) window.__sfLeaving = true; }); }`
 
 const markScript = markBody + "\nreturn true;"
 
@@ -22,9 +25,15 @@ const markScript = markBody + "\nreturn true;"
 const probeScript = `if (window.__sfMarked) { return window.__sfLeaving ? 'leaving' : 'old'; }
 return 'new:' + document.readyState;`
 
-// How long settle looks for a navigation to start, and waits for one.
+// firstProbeScript is probeScript run once the page has had a task of
+// its own after the action: a handler that navigates from a timer of 0 ms
+// has done so by then. The page waits, not the server: no fixed pause.
+const firstProbeScript = `var done = arguments[arguments.length - 1];
+setTimeout(function () { done(window.__sfMarked ? (window.__sfLeaving ? 'leaving' : 'old') : 'new:' + document.readyState); }, 0);`
+
+// How long settle waits for a navigation that started, and how often it
+// looks.
 const (
-	settleLook = 60 * time.Millisecond
 	settleWait = 15 * time.Second
 	settleTick = 25 * time.Millisecond
 )
@@ -41,8 +50,14 @@ func (s *Session) mark() bool {
 // it stays open until answered); other errors are left to the next command.
 func (s *Session) settle() error {
 	start := time.Now()
-	for {
-		v, err := s.wd.ExecuteScript(probeScript, nil)
+	for first := true; ; first = false {
+		var v any
+		var err error
+		if first {
+			v, err = s.wd.ExecuteScriptAsync(firstProbeScript, nil)
+		} else {
+			v, err = s.wd.ExecuteScript(probeScript, nil)
+		}
 		state, _ := v.(string)
 		if err != nil || state != "old" {
 			s.newDoc = true // another document answers, or soon will
@@ -57,9 +72,9 @@ func (s *Session) settle() error {
 			}
 			// Otherwise the document is being replaced: scripts fail for a moment.
 		case state == "old":
-			if time.Since(start) >= settleLook {
-				return nil
-			}
+			// No navigation began, the navigation event nor unloading:
+			// the action is done.
+			return nil
 		case state == "new:complete", state == "new:interactive":
 			return nil
 		}
