@@ -441,7 +441,11 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 			}
 			value = v
 		}
-		if err := s.Write(loc, value, clear); err != nil {
+		write := s.Write
+		if hasSecret {
+			write = s.WriteSecret
+		}
+		if err := write(loc, value, clear); err != nil {
 			return fileInputNext(err)
 		}
 		if submit {

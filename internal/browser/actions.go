@@ -106,6 +106,17 @@ func (s *Session) Click(loc Locator) error {
 // Write types text into the element loc addresses, first clearing it when
 // clear is true. The text never appears in errors.
 func (s *Session) Write(loc Locator, text string, clear bool) error {
+	return s.write(loc, text, clear, false)
+}
+
+// WriteSecret is Write for a secret's value: the field is then marked in
+// the page, so that outlines and reads of it say it is filled and how
+// full, never what it holds (nor the part of it a maxlength kept).
+func (s *Session) WriteSecret(loc Locator, value string, clear bool) error {
+	return s.write(loc, value, clear, true)
+}
+
+func (s *Session) write(loc Locator, text string, clear, secret bool) error {
 	op := "write into " + loc.String()
 	if err := s.begin(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -124,6 +135,13 @@ func (s *Session) Write(loc Locator, text string, clear bool) error {
 	}
 	if clear && !r.ClearNoop {
 		if err := el.Clear(); err != nil {
+			return s.fail(op, err)
+		}
+	}
+	if secret {
+		// Marked before typing: a page that reacts to each key never
+		// shows an unmarked, partly typed secret.
+		if err := s.script("markSecret", nil, el, nil); err != nil {
 			return s.fail(op, err)
 		}
 	}

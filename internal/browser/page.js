@@ -615,11 +615,19 @@ function kindOf(el) {
 
 // secret: a field whose value must never be shown.
 function secret(el) {
+  if (window.__sfSecretFields && window.__sfSecretFields.has(el)) return true;
   if (el.type === 'password') return true;
   const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
   if (/current-password|new-password|one-time-code|cc-number|cc-csc/.test(ac)) return true;
   const id = ((el.getAttribute('name') || '') + ' ' + (el.id || '')).toLowerCase();
   return /passw|pwd|secret|token|otp|cvv|cvc|api.?key/.test(id);
+}
+
+// filled describes a secret field that holds a value: how full, never
+// what with.
+function filled(el) {
+  const n = Array.from(el.value).length;
+  return 'filled (' + n + (n === 1 ? ' character)' : ' characters)');
 }
 
 function states(el) {
@@ -630,10 +638,10 @@ function states(el) {
     if (ty === 'checkbox' || ty === 'radio') { if (el.checked) a.push('checked'); }
     else if (ty === 'file') { if (el.files && el.files.length) a.push('file:' + q(clipShow([...el.files].map(f => f.name).join(', '), 60))); }
     else if (ty === 'button' || ty === 'submit' || ty === 'reset' || ty === 'image') { /* value is the name */ }
-    else if (secret(el)) { if (el.value) a.push('filled'); }
+    else if (secret(el)) { if (el.value) a.push(filled(el)); }
     else if (el.value) a.push('value:' + q(clipShow(norm(el.value), 40)));
   } else if (t === 'textarea') {
-    if (secret(el)) { if (el.value) a.push('filled'); }
+    if (secret(el)) { if (el.value) a.push(filled(el)); }
     else if (el.value) a.push('value:' + q(clipShow(norm(el.value), 40)));
   } else if (t === 'select') {
     const opts = [...el.options];
@@ -1390,6 +1398,13 @@ function run(op, a, el) {
       s.dispatchEvent(new Event('change', {bubbles: true}));
       return {ok: true};
     }
+    case 'markSecret':
+      // A secret was typed here (Session.WriteSecret): outlines and reads
+      // say the field is filled, never what it holds — not even the part a
+      // maxlength kept, or its length beyond what typing showed.
+      if (!window.__sfSecretFields) window.__sfSecretFields = new WeakSet();
+      window.__sfSecretFields.add(el);
+      return {ok: true};
     case 'isFileInput':
       return {ok: el.localName === 'input' && el.type === 'file', kind: kindOf(el)};
     case 'pageSize': {

@@ -49,6 +49,8 @@ if (html) {
   s = el ? el.outerHTML : document.documentElement.outerHTML;
 } else if (!el) {
   s = document.body ? document.body.innerText : '';
+} else if (window.__sfSecretFields && window.__sfSecretFields.has(el)) {
+  s = '(a secret was typed here: ' + Array.from(el.value).length + ' characters, not shown)';
 } else if (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !['password', 'hidden', 'file'].includes(el.type))) {
   s = el.value;
 } else {
