@@ -355,8 +355,8 @@ func TestOutlineTricky(t *testing.T) {
 		`link:"Go" nth:3`,
 		`alert "Your session expires in 5 minutes."`,
 		`dialog "Confirm" modal`,
-		`button:"Star"`, // an svg with a role
-		`text "Layout cell one"`,  // a layout table is not outlined as a table
+		`button:"Star"`,          // an svg with a role
+		`text "Layout cell one"`, // a layout table is not outlined as a table
 	} {
 		assert.Assert(t, is.Contains(out, w), "outline lacks %q:\n%s", w, out)
 	}
