@@ -4,4 +4,16 @@
 // Chromium, and asserts that nothing of the server, of another principal
 // or of a secret comes back in any result, kept file, resource, log line
 // or error. It holds no code besides its tests.
+//
+// The attacks played here: a browser reaching the server's own ports, the
+// shared chromedriver or the metadata address (egress_test.go); a server
+// file put into a file input (fileinput_test.go); a fragment of a secret
+// left in a field (secretfield_test.go). Attacks on one package's own
+// surface are played beside it: foreign Host and Origin, oversized bodies
+// and another caller's transport session in internal/server
+// (httpguard_test.go); a shared flow typing its runner's secrets in tools
+// (TestFlowIsolation); a killed server's orphans in internal/browser
+// (TestKilledServerLeavesNothing); the idle reaper and a running call in
+// internal/sessions; and the parsers a caller reaches in each package's
+// fuzz_test.go (make fuzz).
 package attack
