@@ -243,7 +243,7 @@ type Server struct {
 	URL    string // the /mcp endpoint
 	Base   string // scheme://host:port
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *testenv.Buffer
 }
 
 // Stderr is what the server wrote to stderr so far.
@@ -265,7 +265,7 @@ func StartHTTP(t testing.TB, args []string, env []string) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{cmd: cmd, stderr: &syncBuffer{}}
+	s := &Server{cmd: cmd, stderr: &testenv.Buffer{}}
 	exited := make(chan struct{})
 	ready := make(chan string, 1)
 	go func() {
@@ -336,7 +336,7 @@ func Connect(t testing.TB, tr Transport, o Options) *Client {
 	default:
 		t.Fatalf("Connect starts the binary on stdio or http, not %q; use Local for an in-process server", tr)
 	}
-	stderr := &syncBuffer{}
+	stderr := &testenv.Buffer{}
 	tp := transport.NewStdioWithOptions(Binary(t), nil, nil,
 		transport.WithCommandFunc(func(_ context.Context, _ string, _ []string, _ []string) (*exec.Cmd, error) {
 			cmd := Command(t, o.Env, append([]string{"serve"}, o.Args...)...)
@@ -436,7 +436,7 @@ func New(t testing.TB, cfg server.Config) *server.Server {
 // New do not run in parallel (they share the process's log).
 var logs struct {
 	mu  sync.Mutex
-	buf *syncBuffer
+	buf *testenv.Buffer
 }
 
 func captureLog(t testing.TB) {
@@ -445,7 +445,7 @@ func captureLog(t testing.TB) {
 	if logs.buf != nil {
 		return
 	}
-	buf := &syncBuffer{}
+	buf := &testenv.Buffer{}
 	logs.buf = buf
 	prevOut, prevFlags, prevSlog := log.Writer(), log.Flags(), slog.Default()
 	// slog first: a handler of its own also takes over the log package's
@@ -685,26 +685,3 @@ func Get(t testing.TB, url string, header http.Header) (int, http.Header, []byte
 }
 
 var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) WriteString(v string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.WriteString(v)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}

@@ -22,7 +22,6 @@
 package django
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"fmt"
@@ -73,7 +72,7 @@ type App struct {
 	User, Password string
 
 	dir string
-	out *syncBuffer
+	out *testenv.Buffer
 }
 
 // Localhost is the base URL by the host name localhost, which a browser
@@ -134,7 +133,7 @@ func Start(t testing.TB) *App {
 	if err := copyProject(dir); err != nil {
 		t.Fatalf("django: writing the project: %v", err)
 	}
-	app := &App{User: User, Password: Password, dir: dir, out: &syncBuffer{}}
+	app := &App{User: User, Password: Password, dir: dir, out: &testenv.Buffer{}}
 	ctx := testenv.Context(t)
 	seed, err := project.ReadFile("project/seed.py")
 	if err != nil {
@@ -239,22 +238,4 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// syncBuffer collects the output of processes that write concurrently.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
