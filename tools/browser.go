@@ -153,7 +153,8 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 		New("print", "Print Page", Create.ReadingPage(),
 			"Keep the current page as a file: format pdf prints it to a real PDF (landscape and background options), format html saves its current HTML, after scripts ran. "+
 				"The file lands in session://files under a free name and the result gives its session://files/{name} URI and size; the content itself is not returned. "+
-				"Use screenshot to see the page; use print for a document to keep or hand on.",
+				"Use screenshot to see the page; use print for a document to keep or hand on. "+
+				"Your secrets are redacted from an HTML print; a page that shows one is refused as PDF, which cannot be redacted.",
 			p.print,
 			mcp.WithString("format", mcp.Required(), mcp.Enum("pdf", "html"), mcp.Description("pdf or html")),
 			mcp.WithBoolean("landscape", mcp.Description("PDF in landscape orientation")),
@@ -639,6 +640,9 @@ func (p *pageTools) print(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	var data []byte
 	err := p.do(ctx, func(s *sessions.Session) error {
 		if format == "pdf" {
+			if err := p.pdfSafe(s); err != nil {
+				return err
+			}
 			var err error
 			data, err = s.PrintPDF(browser.PrintOptions{Landscape: req.GetBool("landscape", false), Background: req.GetBool("background", false)})
 			return err
@@ -657,6 +661,27 @@ func (p *pageTools) print(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		return nil, err
 	}
 	return mcp.NewToolResultText(keptText(f) + " Read it with that URI or fetch it at " + sessions.FileLink(f.Name) + "."), nil
+}
+
+// pdfSafe refuses a PDF of a page that shows one of the caller's
+// secrets: its text is drawn and its links embedded, compressed, where no
+// redaction reaches, so it is not made at all. An HTML print is redacted.
+// A caller without secrets pays nothing.
+func (p *pageTools) pdfSafe(s *sessions.Session) error {
+	if len(p.secrets.List(s.Principal)) == 0 {
+		return nil
+	}
+	html, err := s.PageHTML()
+	if err != nil {
+		return err
+	}
+	u, _ := s.CurrentURL()
+	title, _ := s.Title()
+	if p.secrets.Contains(s.Principal, u+"\n"+title+"\n"+html) {
+		return refusal.New("This page shows one of your secrets (in its text, a link, a field's value or its address), and a PDF cannot be redacted safely, so it was not printed.",
+			`Print it with {"format": "html"}, which is kept with every secret redacted, or navigate to a page that does not show the secret first.`)
+	}
+	return nil
 }
 
 func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
