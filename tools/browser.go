@@ -570,6 +570,14 @@ func (p *pageTools) assert(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if a == (browser.Assertion{}) {
 		return nil, refusal.New("assert needs something to check.", `Pass text, url, title, locator, or locator with count, e.g. {"text": "Order placed"}.`)
 	}
+	// The browser package names its own fields; the caller knows url and
+	// title.
+	for arg, re := range map[string]string{"url": a.URLMatches, "title": a.TitleMatches} {
+		if _, err := regexp.Compile(re); err != nil {
+			return nil, refusal.New(fmt.Sprintf("assert's %s is not a valid regular expression (%v).", arg, err),
+				fmt.Sprintf(`Escape the special characters, e.g. {"%s": "Order \\(3\\)"} for "Order (3)", or match a plain part of it.`, arg))
+		}
+	}
 	if err := p.do(ctx, func(s *sessions.Session) error { return s.Assert(a) }); err != nil {
 		return nil, err
 	}

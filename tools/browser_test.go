@@ -267,6 +267,10 @@ func TestPageTools(t *testing.T) {
 				// A failed check shows the caller's own page URL as it is:
 				// only the server's addresses are hidden.
 				servertest.CallRefused(t, c, "assert", map[string]any{"url": "/nowhere$"}, rig.site+"/login")
+				for _, arg := range []string{"url", "title"} {
+					text := servertest.CallRefused(t, c, "assert", map[string]any{arg: "Order (3"}, "assert's "+arg+" is not a valid regular expression", "Escape the special characters")
+					assert.Check(t, !strings.Contains(text, "_matches"), "the refusal names an argument assert has not: %s", text)
+				}
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "Password digest: " + fixtures.PasswordDigest(ptPagePassword)})
 				servertest.CallOK(t, c, "assert", map[string]any{"text": "Remember me: 1"})
 			})
