@@ -2,6 +2,7 @@ package browser
 
 import (
 	"errors"
+	"os"
 	"time"
 )
 
@@ -31,12 +32,34 @@ return 'new:' + document.readyState;`
 const firstProbeScript = `var done = arguments[arguments.length - 1];
 setTimeout(function () { done(window.__sfMarked ? (window.__sfLeaving ? 'leaving' : 'old') : 'new:' + document.readyState); }, 0);`
 
-// How long settle waits for a navigation that started, and how often it
-// looks.
+// How long settle waits for a navigation that started, how often it
+// looks, and from when it asks whether the navigation became a download.
 const (
-	settleWait = 15 * time.Second
-	settleTick = 25 * time.Millisecond
+	settleWait   = 15 * time.Second
+	settleTick   = 25 * time.Millisecond
+	downloadLook = 200 * time.Millisecond
 )
+
+// downloadSince reports whether a local session's download folder holds a
+// file, finished or not, written since t: a link or form answered with a
+// file leaves the page where it was, still marked as leaving. A Grid
+// keeps its downloads out of reach of a cheap look, so there the wait
+// runs its course.
+func (s *Session) downloadSince(t time.Time) bool {
+	if s.d.remote || s.downloadDir == "" {
+		return false
+	}
+	entries, err := os.ReadDir(s.downloadDir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && !fi.ModTime().Before(t.Add(-time.Second)) {
+			return true
+		}
+	}
+	return false
+}
 
 // mark prepares settle; it is best effort, as the page may forbid scripts.
 func (s *Session) mark() bool {
@@ -76,6 +99,10 @@ func (s *Session) settle() error {
 			// the action is done.
 			return nil
 		case state == "new:complete", state == "new:interactive":
+			return nil
+		case state == "leaving" && time.Since(start) >= downloadLook && s.downloadSince(start):
+			// The navigation became a download: the page stays.
+			s.newDoc = false
 			return nil
 		}
 		if time.Since(start) >= settleWait {
