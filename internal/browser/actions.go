@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tebeka/selenium"
 )
 
 // Navigate loads url in the session's window and waits for the page to load.
@@ -83,24 +85,18 @@ func (s *Session) read(op string, f func() (string, error)) (string, error) {
 // Click clicks the element loc addresses.
 func (s *Session) Click(loc Locator) error {
 	op := "click " + loc.String()
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
 	// The lookup also prepares settle (as mark does), saving a round trip.
-	el, r, err := s.resolveWith(loc, resolveOpts{Mark: true})
-	if err != nil {
-		return s.fail(op, err)
-	}
-	if err := el.Click(); err != nil {
-		return s.fail(op, err)
-	}
-	if r.Marked {
-		if err := s.settle(); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+	return s.withElement(op, loc, resolveOpts{Mark: true}, func(el selenium.WebElement, r resolved) error {
+		if err := el.Click(); err != nil {
+			return s.fail(op, err)
 		}
-	}
-	return nil
+		if r.Marked {
+			if err := s.settle(); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+		}
+		return nil
+	})
 }
 
 // Write types text into the element loc addresses, first clearing it when
@@ -118,40 +114,34 @@ func (s *Session) WriteSecret(loc Locator, value string, clear bool) error {
 
 func (s *Session) write(loc Locator, text string, clear, secret bool) error {
 	op := "write into " + loc.String()
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
 	// The lookup also tells whether WebDriver's Clear would change nothing
 	// (an empty text field in view), which then is not sent. The text is
 	// typed by WebDriver's Element Send Keys, key event by key event.
-	el, r, err := s.resolveWith(loc, resolveOpts{Clear: clear})
-	if err != nil {
-		return s.fail(op, err)
-	}
-	// Typing into a file input would hand the page a path (keys.go).
-	if err := s.notFileInput(el); err != nil {
-		return s.fail(op, err)
-	}
-	if clear && !r.ClearNoop {
-		if err := el.Clear(); err != nil {
+	return s.withElement(op, loc, resolveOpts{Clear: clear}, func(el selenium.WebElement, r resolved) error {
+		// Typing into a file input would hand the page a path (keys.go).
+		if err := s.notFileInput(el); err != nil {
 			return s.fail(op, err)
 		}
-	}
-	if secret {
-		// Marked before typing: a page that reacts to each key never
-		// shows an unmarked, partly typed secret.
-		if err := s.script("markSecret", nil, el, nil); err != nil {
+		if clear && !r.ClearNoop {
+			if err := el.Clear(); err != nil {
+				return s.fail(op, err)
+			}
+		}
+		if secret {
+			// Marked before typing: a page that reacts to each key never
+			// shows an unmarked, partly typed secret.
+			if err := s.script("markSecret", nil, el, nil); err != nil {
+				return s.fail(op, err)
+			}
+		}
+		if text == "" {
+			return nil
+		}
+		if err := el.SendKeys(text); err != nil {
 			return s.fail(op, err)
 		}
-	}
-	if text == "" {
 		return nil
-	}
-	if err := el.SendKeys(text); err != nil {
-		return s.fail(op, err)
-	}
-	return nil
+	})
 }
 
 // PressKey presses a key, with optional modifiers, in the focused element
@@ -197,52 +187,46 @@ func (s *Session) PressKey(key string) error {
 // lists the options there are.
 func (s *Session) Select(loc Locator, option string) error {
 	op := "select " + strconv.Quote(truncate(option, 100)) + " in " + loc.String()
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
-	el, err := s.resolve(loc, false)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	var r struct {
-		OK        bool            `json:"ok"`
-		NotSelect bool            `json:"notSelect"`
-		Kind      string          `json:"kind"`
-		Options   []string        `json:"options"`
-		N         int             `json:"n"`
-		Disabled  bool            `json:"disabled"`
-		Multiple  bool            `json:"multiple"`
-		Selected  bool            `json:"selected"`
-		El        json.RawMessage `json:"el"`
-	}
-	if err := s.script("option", map[string]any{"option": option}, el, &r); err != nil {
-		return s.fail(op, err)
-	}
-	switch {
-	case r.NotSelect:
-		return fmt.Errorf("%s: it is a %s, not a <select>; click it to open it, then click the option (for example option:\"…\")", op, r.Kind)
-	case !r.OK && r.N > 1:
-		return fmt.Errorf("%s: %d options fit; use the full text or value of one of: %s", op, r.N, quoteList(r.Options, 30))
-	case !r.OK:
-		return fmt.Errorf("%s: there is no such option; the options are: %s", op, quoteList(r.Options, 30))
-	case r.Disabled:
-		return fmt.Errorf("%s: that option is disabled", op)
-	case r.Selected && !r.Multiple:
-		return nil
-	}
-	opt, err := s.element(r.El)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	if err := opt.Click(); err != nil {
-		// Some selects cannot be clicked (covered, styled away): set the
-		// option from a script and fire the events a user's choice fires.
-		if ferr := s.script("selectFallback", nil, opt, nil); ferr != nil {
+	return s.withElement(op, loc, resolveOpts{}, func(el selenium.WebElement, _ resolved) error {
+		var r struct {
+			OK        bool            `json:"ok"`
+			NotSelect bool            `json:"notSelect"`
+			Kind      string          `json:"kind"`
+			Options   []string        `json:"options"`
+			N         int             `json:"n"`
+			Disabled  bool            `json:"disabled"`
+			Multiple  bool            `json:"multiple"`
+			Selected  bool            `json:"selected"`
+			El        json.RawMessage `json:"el"`
+		}
+		if err := s.script("option", map[string]any{"option": option}, el, &r); err != nil {
 			return s.fail(op, err)
 		}
-	}
-	return nil
+		switch {
+		case r.NotSelect:
+			return fmt.Errorf("%s: it is a %s, not a <select>; click it to open it, then click the option (for example option:\"…\")", op, r.Kind)
+		case !r.OK && r.N > 1:
+			return fmt.Errorf("%s: %d options fit; use the full text or value of one of: %s", op, r.N, quoteList(r.Options, 30))
+		case !r.OK:
+			return fmt.Errorf("%s: there is no such option; the options are: %s", op, quoteList(r.Options, 30))
+		case r.Disabled:
+			return fmt.Errorf("%s: that option is disabled", op)
+		case r.Selected && !r.Multiple:
+			return nil
+		}
+		opt, err := s.element(r.El)
+		if err != nil {
+			return s.fail(op, err)
+		}
+		if err := opt.Click(); err != nil {
+			// Some selects cannot be clicked (covered, styled away): set the
+			// option from a script and fire the events a user's choice fires.
+			if ferr := s.script("selectFallback", nil, opt, nil); ferr != nil {
+				return s.fail(op, err)
+			}
+		}
+		return nil
+	})
 }
 
 func quoteList(items []string, max int) string {

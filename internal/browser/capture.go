@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/tebeka/selenium"
 )
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
@@ -138,26 +140,20 @@ func (s *Session) Upload(loc Locator, path string) error {
 	if err != nil || !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: the file to upload does not exist or is not a regular file", op)
 	}
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
-	el, err := s.resolve(loc, true)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	var r struct {
-		OK   bool   `json:"ok"`
-		Kind string `json:"kind"`
-	}
-	if err := s.script("isFileInput", nil, el, &r); err != nil {
-		return s.fail(op, err)
-	}
-	if !r.OK {
-		return fmt.Errorf("%s: it is a %s, not a file input (<input type=file>)", op, r.Kind)
-	}
-	if err := el.SendKeys(path); err != nil {
-		return s.fail(op, err)
-	}
-	return nil
+	return s.withElement(op, loc, resolveOpts{AllowHidden: true}, func(el selenium.WebElement, _ resolved) error {
+		var r struct {
+			OK   bool   `json:"ok"`
+			Kind string `json:"kind"`
+		}
+		if err := s.script("isFileInput", nil, el, &r); err != nil {
+			return s.fail(op, err)
+		}
+		if !r.OK {
+			return fmt.Errorf("%s: it is a %s, not a file input (<input type=file>)", op, r.Kind)
+		}
+		if err := el.SendKeys(path); err != nil {
+			return s.fail(op, err)
+		}
+		return nil
+	})
 }

@@ -52,35 +52,29 @@ func (s *Session) ClickWith(loc Locator, o ClickOptions) error {
 	if b != 0 {
 		op = o.Button + "-" + op
 	}
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
-	el, r, err := s.resolveWith(loc, resolveOpts{Mark: true})
-	if err != nil {
-		return s.fail(op, err)
-	}
-	move, err := s.moveTo(el)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	acts := []map[string]any{move}
-	n := 1
-	if o.Double {
-		n = 2
-	}
-	for range n {
-		acts = append(acts, map[string]any{"type": "pointerDown", "button": b}, map[string]any{"type": "pointerUp", "button": b})
-	}
-	if err := s.pointer(acts); err != nil {
-		return s.fail(op, err)
-	}
-	if r.Marked {
-		if err := s.settle(); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+	return s.withElement(op, loc, resolveOpts{Mark: true}, func(el selenium.WebElement, r resolved) error {
+		move, err := s.moveTo(el)
+		if err != nil {
+			return s.fail(op, err)
 		}
-	}
-	return nil
+		acts := []map[string]any{move}
+		n := 1
+		if o.Double {
+			n = 2
+		}
+		for range n {
+			acts = append(acts, map[string]any{"type": "pointerDown", "button": b}, map[string]any{"type": "pointerUp", "button": b})
+		}
+		if err := s.pointer(acts); err != nil {
+			return s.fail(op, err)
+		}
+		if r.Marked {
+			if err := s.settle(); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+		}
+		return nil
+	})
 }
 
 // Hover moves the pointer over the centre of the element loc addresses
@@ -88,22 +82,16 @@ func (s *Session) ClickWith(loc Locator, o ClickOptions) error {
 // on hover stays shown until the pointer moves on.
 func (s *Session) Hover(loc Locator) error {
 	op := "hover over " + loc.String()
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
-	el, err := s.resolve(loc, false)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	move, err := s.moveTo(el)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	if err := s.pointer([]map[string]any{move}); err != nil {
-		return s.fail(op, err)
-	}
-	return nil
+	return s.withElement(op, loc, resolveOpts{}, func(el selenium.WebElement, _ resolved) error {
+		move, err := s.moveTo(el)
+		if err != nil {
+			return s.fail(op, err)
+		}
+		if err := s.pointer([]map[string]any{move}); err != nil {
+			return s.fail(op, err)
+		}
+		return nil
+	})
 }
 
 // ScrollResult is where a scroll left the page or the scrolled element.

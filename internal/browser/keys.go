@@ -25,27 +25,21 @@ return document.activeElement === el || el.contains(document.activeElement) ? 'f
 // PressKey to press keys in it. A file input is refused (ErrFileInput).
 func (s *Session) Focus(loc Locator) error {
 	op := "focus " + loc.String()
-	if err := s.begin(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	defer s.mu.Unlock()
-	el, err := s.resolve(loc, false)
-	if err != nil {
-		return s.fail(op, err)
-	}
-	v, err := s.execute(focusScript, []any{el})
-	if err != nil {
-		return s.fail(op, err)
-	}
-	var state string
-	_ = json.Unmarshal(v, &state)
-	switch state {
-	case "file":
-		return fmt.Errorf("%s: %w", op, ErrFileInput)
-	case "unfocusable":
-		return fmt.Errorf("%s: the element cannot take the keyboard focus; press keys in a field, button or link inside it", op)
-	}
-	return nil
+	return s.withElement(op, loc, resolveOpts{}, func(el selenium.WebElement, _ resolved) error {
+		v, err := s.execute(focusScript, []any{el})
+		if err != nil {
+			return s.fail(op, err)
+		}
+		var state string
+		_ = json.Unmarshal(v, &state)
+		switch state {
+		case "file":
+			return fmt.Errorf("%s: %w", op, ErrFileInput)
+		case "unfocusable":
+			return fmt.Errorf("%s: the element cannot take the keyboard focus; press keys in a field, button or link inside it", op)
+		}
+		return nil
+	})
 }
 
 // submitScript submits the form of a textarea or an editable element

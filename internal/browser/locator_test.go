@@ -195,6 +195,18 @@ func TestGeneratedIDs(t *testing.T) {
 		{"user-42", false},
 		{"myButton2", false},
 		{"section3", false},
+		{"id_form-0-title", false}, // Django formsets
+		{"block__title", false},    // BEM, no digits
+		// Made up by the /generated fixture, once missed: one case
+		// throughout, digits inside letters, separators no person types.
+		{"zts13umyi", true},
+		{"PS419CNYX", true},
+		{"6-819fWou", true},
+		{"2T820MPLM", true},
+		{"XWM247_9G", true},
+		{"dtk92_ll_", true},
+		{"fs882__1i", true},
+		{"K_027F-PN", true},
 	}
 	ids := make([]string, len(tests))
 	for i, tc := range tests {

@@ -672,17 +672,23 @@ function generatedId(id) {
   if (/[:=+\/\s]/.test(id)) return true;
   if (/\d{4,}/.test(id)) return true;
   if (/^(ember|ext-|gwt-|yui_|j_id|jquery|ui-id-|mui-|radix-|headlessui-|react-select-|downshift-|rc-|el-|cdk-|mat-|ng-|tippy-|uid|__)\S*\d/i.test(id)) return true;
-  // nanoid and kin use - and _ too: the whole id is judged as well as
-  // each part.
+  // nanoid and kin use - and _ too, where no person puts them: doubled,
+  // last, or between digits.
+  if (/\d/.test(id) && /[-_]{2}|[-_]$|\d[-_]\d/.test(id)) return true;
+  // The whole id is judged as well as each part.
   for (const tok of [id.replace(/[-_.]/g, '')].concat(id.split(/[-_.]/))) {
     if (tok.length >= 8 && /^[0-9a-f]+$/i.test(tok) && /\d/.test(tok)) return true; // hex
     // Random letters and digits: a digit between letters with mixed case
     // (pY4JQAQ), or many changes between letters and digits (a8f3k2).
     if (tok.length >= 5) {
       const mixed = /[a-z]/.test(tok) && /[A-Z]/.test(tok) && /[A-Za-z]\d+[A-Za-z]/.test(tok);
-      const flips = (tok.match(/[A-Za-z]\d|\d[A-Za-z]/g) || []).length;
+      const flips = (tok.match(/(?=[A-Za-z]\d|\d[A-Za-z])/g) || []).length;
       if (mixed || flips >= 3) return true;
     }
+    // A run of digits inside letters (zts13umyi, PS419CNYX), or mixed
+    // case with several digits (6819fWou): no word is spelled so.
+    if (tok.length >= 7 && /[A-Za-z]\d{2,}[A-Za-z]{2,}/.test(tok)) return true;
+    if (tok.length >= 8 && /[a-z]/.test(tok) && /[A-Z]/.test(tok) && (tok.match(/\d/g) || []).length >= 3) return true;
   }
   return false;
 }

@@ -597,3 +597,19 @@ func (s *Session) raw(ctx context.Context, method, path string, body any) (json.
 	}
 	return reply.Value, nil
 }
+
+// withElement runs fn on the element loc addresses, with the session
+// locked for the whole action: the one way an action on an element
+// begins. A session already ended, or a lookup that fails, is an error
+// naming op; fn names op in its own (s.fail).
+func (s *Session) withElement(op string, loc Locator, o resolveOpts, fn func(el selenium.WebElement, r resolved) error) error {
+	if err := s.begin(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	defer s.mu.Unlock()
+	el, r, err := s.resolveWith(loc, o)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	return fn(el, r)
+}
