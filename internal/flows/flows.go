@@ -81,8 +81,11 @@ func URI(name string) string { return "flow://flows/" + name }
 // Store keeps flows under root, one folder per principal, one JSON file
 // per flow, each written atomically.
 type Store struct {
-	root   string
-	schema *jsonschema.Schema
+	root string
+	// schema compiles flow://schema on first use: compiling checks it
+	// against the JSON Schema metaschema, a few milliseconds a stdio
+	// client would otherwise wait for at every start.
+	schema func() (*jsonschema.Schema, error)
 	mu     sync.RWMutex
 }
 
@@ -95,15 +98,17 @@ func Open(root string, schema []byte) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("flows: the flow schema is not JSON: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("flow://schema", doc); err != nil {
-		return nil, fmt.Errorf("flows: %w", err)
-	}
-	sch, err := c.Compile("flow://schema")
-	if err != nil {
-		return nil, fmt.Errorf("flows: the flow schema does not compile: %w", err)
-	}
-	return &Store{root: root, schema: sch}, nil
+	return &Store{root: root, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource("flow://schema", doc); err != nil {
+			return nil, fmt.Errorf("flows: %w", err)
+		}
+		sch, err := c.Compile("flow://schema")
+		if err != nil {
+			return nil, fmt.Errorf("flows: the flow schema does not compile: %w", err)
+		}
+		return sch, nil
+	})}, nil
 }
 
 // InvalidError is a flow document refused by the schema or by the checks
@@ -126,7 +131,11 @@ func (s *Store) Parse(doc []byte) (Flow, error) {
 	if err != nil {
 		return Flow{}, &InvalidError{Problems: []string{"it is not JSON (" + err.Error() + ")"}}
 	}
-	if err := s.schema.Validate(v); err != nil {
+	schema, err := s.schema()
+	if err != nil {
+		return Flow{}, err
+	}
+	if err := schema.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
 			return Flow{}, err
