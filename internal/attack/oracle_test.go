@@ -146,3 +146,32 @@ func TestNoOracleLoginForm(t *testing.T) {
 	servertest.CallOK(t, c, "assert", map[string]any{"text": "Password digest: " + fixtures.PasswordDigest(oracleSecret)})
 	servertest.CallOK(t, c, "execute_script", map[string]any{"script": "return document.title;"})
 }
+
+// TestNoOracleLateEcho: the page shows the secret only a while after it
+// loads, so a wait_for that starts on a page without it would see it come
+// (or not) before its timeout. The look afterwards refuses the answer, for
+// the right guess and the wrong one alike.
+func TestNoOracleLateEcho(t *testing.T) {
+	servertest.NeedBrowser(t)
+	site := fixtures.Serve(t)
+	file := filepath.Join(t.TempDir(), "secrets")
+	assert.NilError(t, os.WriteFile(file, []byte(auth.Local+" query 127.0.0.1 "+oracleSecret+"\n"), 0o600))
+	c := servertest.InProcess(t, servertest.New(t, server.Config{Secrets: secrets.Sources{File: file}}), servertest.Options{})
+
+	servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/echo-late"})
+	servertest.CallOK(t, c, "write", map[string]any{"locator": map[string]any{"label": "Query"}, "secret": "query", "submit": true})
+	timeout := 3 * fixtures.LateEcho.Seconds()
+	var first string
+	for i, g := range []string{oracleSecret[:1], "Z"} {
+		servertest.CallOK(t, c, "navigate", map[string]any{"url": site + "/echo-late/show"})
+		needle := "searched for " + g
+		r := servertest.Call(t, c, "wait_for", map[string]any{"text": needle, "timeout": timeout})
+		answer := fmt.Sprintf("isError=%v %s", r.IsError, strings.ReplaceAll(servertest.Text(r), needle, ""))
+		if i == 0 {
+			first = answer
+			assert.Check(t, is.Contains(answer, "shows a secret you typed"))
+			continue
+		}
+		assert.Check(t, is.Equal(answer, first), "the guess %q answers differently", g)
+	}
+}
