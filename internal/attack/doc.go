@@ -8,7 +8,9 @@
 // The attacks played here: a browser reaching the server's own ports, the
 // shared chromedriver or the metadata address (egress_test.go); a server
 // file put into a file input (fileinput_test.go); a fragment of a secret
-// left in a field (secretfield_test.go). Attacks on one package's own
+// left in a field (secretfield_test.go); checks, locators and scripts
+// asked, one guessed character at a time, of a page that echoes a typed
+// secret, at once or late (oracle_test.go). Attacks on one package's own
 // surface are played beside it: foreign Host and Origin, oversized bodies
 // and another caller's transport session in internal/server
 // (httpguard_test.go); a shared flow typing its runner's secrets in tools
