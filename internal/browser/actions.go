@@ -130,6 +130,7 @@ func (s *Session) write(loc Locator, text string, clear, secret bool) error {
 		if secret {
 			// Marked before typing: a page that reacts to each key never
 			// shows an unmarked, partly typed secret.
+			s.oracle.typed.Store(true)
 			if err := s.script("markSecret", nil, el, nil); err != nil {
 				return s.fail(op, err)
 			}

@@ -273,9 +273,14 @@ function labelables() {
   return labelPool;
 }
 
+// exactNames is set for one call by run's options (Session.SetExactNames):
+// while the page shows a typed secret, names, labels and option texts
+// match only as a whole, so that a match says nothing of a fragment.
+let exactNames = false;
+
 // pick keeps the elements one of whose strings equals the needle
 // (case-insensitive, whitespace-normalised) or, when none does, those one
-// of whose strings contains it.
+// of whose strings contains it (not under exactNames).
 function pick(els, strings, needle) {
   const ex = [], part = [];
   for (const el of els) {
@@ -283,7 +288,7 @@ function pick(els, strings, needle) {
     for (const s of strings(el)) {
       const l = low(s);
       if (l === needle) { e = true; break; }
-      if (l.includes(needle)) p = true;
+      if (!exactNames && l.includes(needle)) p = true;
     }
     if (e) ex.push(el); else if (p) part.push(el);
   }
@@ -1367,8 +1372,54 @@ function mark() {
   return true;
 }
 
-function run(op, a, el) {
+// exposure gathers what a check or a locator could test a typed secret
+// against (Session.Exposure): from the top document when it is reachable,
+// and each same-origin frame's, the URL, title and markup, the value of
+// every field no secret was typed into, and the cookies and storage a
+// script could read; filled says a field a secret was typed into still
+// holds a value. At most max characters; cut says there was more.
+function exposure(max) {
+  const parts = [];
+  let size = 0, cut = false, filled = false;
+  const add = s => {
+    if (typeof s !== 'string' || !s || cut) return;
+    if (size + s.length + 1 > max) { cut = true; return; }
+    parts.push(s); size += s.length + 1;
+  };
+  let top = window;
+  try { if (window.top.document) top = window.top; } catch (e) { /* another origin: this frame and below */ }
+  const seen = new Set();
+  const visit = w => {
+    let doc;
+    try { doc = w.document; } catch (e) { return; }
+    if (!doc || seen.has(doc)) return;
+    seen.add(doc);
+    const marked = w.__sfSecretFields;
+    try { add(String(w.location.href)); } catch (e) { /* ignore */ }
+    add(doc.title);
+    if (doc.documentElement) add(doc.documentElement.outerHTML);
+    try { add(doc.cookie); } catch (e) { /* sandboxed */ }
+    for (const name of ['localStorage', 'sessionStorage']) {
+      try {
+        const st = w[name];
+        for (let i = 0; i < st.length; i++) { const k = st.key(i); add(k); add(st.getItem(k)); }
+      } catch (e) { /* storage refused */ }
+    }
+    for (const f of doc.querySelectorAll('input,textarea,select')) {
+      if (marked && marked.has(f)) { if (f.value) filled = true; continue; }
+      add(f.value);
+    }
+    for (let i = 0; i < w.frames.length; i++) visit(w.frames[i]);
+  };
+  visit(top);
+  return {text: parts.join('\n'), cut, filled};
+}
+
+function run(op, a, el, o) {
+  exactNames = !!(o && o.exact);
   switch (op) {
+    case 'exposure':
+      return exposure(a.max);
     case 'resolve': {
       // clear asks whether clearing the element would be a no-op; mark
       // prepares settle for the action that follows.
@@ -1392,7 +1443,7 @@ function run(op, a, el) {
       const want = low(a.option);
       let m = opts.filter(o => low(o.text) === want);
       if (!m.length) m = opts.filter(o => o.value === a.option);
-      if (!m.length) m = opts.filter(o => low(o.text).includes(want));
+      if (!m.length && !exactNames) m = opts.filter(o => low(o.text).includes(want));
       const names = opts.map(o => norm(o.text) || o.value);
       if (m.length !== 1) return {ok: false, options: names, n: m.length};
       return {ok: true, el: m[0], disabled: m[0].disabled || !!(m[0].parentElement && m[0].parentElement.disabled), multiple: el.multiple, selected: m[0].selected};

@@ -119,6 +119,8 @@ type Session struct {
 	// win is what the session knows of its windows, frames and dialogs
 	// (windows.go). Guarded by mu.
 	win windowState
+	// oracle is what the session knows of secrets typed in it (exposure.go).
+	oracle oracleState
 }
 
 // NewSession opens a browser session on the Driver.
@@ -407,7 +409,7 @@ var (
 	scriptMissing = "selenium-flow:no-script:" + scriptVersion
 	installScript = "const version = '" + scriptVersion + "';\n" +
 		"function fresh() {\n" + pageJS + "\nreturn run;\n}\n" +
-		`const runner = {v: version, run: function (a) { return fresh()(a[0], a[1], a[2]); }};
+		`const runner = {v: version, run: function (a) { return fresh()(a[0], a[1], a[2], a[3]); }};
 try {
   Object.freeze(runner);
   Object.defineProperty(window, '__seleniumFlow', {value: runner, configurable: true, writable: true, enumerable: false});
@@ -427,6 +429,7 @@ func (s *Session) script(op string, args any, el selenium.WebElement, out any) e
 	if el != nil {
 		a = append(a, el)
 	}
+	a = s.oracle.withOptions(a)
 	var value json.RawMessage
 	if !s.newDoc {
 		v, err := s.execute(stubScript, a)
