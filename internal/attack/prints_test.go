@@ -33,7 +33,7 @@ func TestPrintsOfAPageShowingASecret(t *testing.T) {
 	// The email field is no password field: the page echoes what it gets.
 	servertest.CallOK(t, c, "execute_script", map[string]any{"script": `document.getElementById("email").type = "text"; return true`})
 	servertest.CallOK(t, c, "write", map[string]any{"locator": map[string]any{"css": "#email"}, "secret": "echo", "submit": true})
-	servertest.CallOK(t, c, "wait_for", map[string]any{"text": "Dashboard"})
+	servertest.CallOK(t, c, "wait_for", map[string]any{"locator": map[string]any{"role": "heading", "name": "Dashboard"}})
 
 	servertest.CallRefused(t, c, "print", map[string]any{"format": "pdf"}, "a PDF cannot be redacted safely", `"format": "html"`)
 	out := servertest.CallOK(t, c, "print", map[string]any{"format": "html", "filename": "echo.html"})
