@@ -11,7 +11,8 @@
 // left in a field (secretfield_test.go); a print of a page that echoes a
 // secret (prints_test.go); checks, locators and scripts
 // asked, one guessed character at a time, of a page that echoes a typed
-// secret, at once or late (oracle_test.go). Attacks on one package's own
+// secret, at once or late (oracle_test.go); a key listener a script
+// leaves before a secret is typed (keylogger_test.go). Attacks on one package's own
 // surface are played beside it: foreign Host and Origin, oversized bodies
 // and another caller's transport session in internal/server
 // (httpguard_test.go); a shared flow typing its runner's secrets in tools

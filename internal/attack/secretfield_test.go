@@ -17,10 +17,10 @@ import (
 )
 
 // TestSecretFragmentsStayHidden: the caller's page cuts a typed secret to
-// its first six characters (maxlength) in a field nothing marks as a
-// password. The six characters are no longer the whole value, so
-// redaction of the value alone would not hide them: the outline and
-// read_text say the field is filled, never with what.
+// its first six characters (maxlength) in a text field. The six
+// characters are no longer the whole value, so redaction of the value
+// alone would not hide them: the outline and read_text say the field is
+// filled, never with what.
 func TestSecretFragmentsStayHidden(t *testing.T) {
 	servertest.NeedBrowser(t)
 	site := fixtures.Serve(t)
@@ -30,12 +30,12 @@ func TestSecretFragmentsStayHidden(t *testing.T) {
 	c := servertest.InProcess(t, servertest.New(t, server.Config{Secrets: secrets.Sources{File: file}}), servertest.Options{})
 
 	servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/login"})
-	servertest.CallOK(t, c, "execute_script", map[string]any{"script": `document.getElementById("email").maxLength = 6; return true`})
-	servertest.CallOK(t, c, "write", map[string]any{"locator": map[string]any{"css": "#email"}, "secret": "invite"})
+	// The verification code field: type text, maxlength 6.
+	servertest.CallOK(t, c, "write", map[string]any{"locator": map[string]any{"css": "#code"}, "secret": "invite"})
 
 	out := servertest.CallOK(t, c, "outline", nil)
 	assert.Check(t, is.Contains(out, `filled (6 characters)`))
-	read := servertest.CallOK(t, c, "read_text", map[string]any{"locator": map[string]any{"css": "#email"}})
+	read := servertest.CallOK(t, c, "read_text", map[string]any{"locator": map[string]any{"css": "#code"}})
 	assert.Check(t, is.Contains(read, "a secret was typed here"))
 	for _, text := range []string{out, read} {
 		assert.Check(t, !strings.Contains(text, value[:6]), "the fragment %q shows: %s", value[:6], text)

@@ -36,6 +36,7 @@ func (s *Session) Navigate(rawURL string) error {
 	if err != nil {
 		return s.fail("navigate", err)
 	}
+	s.oracle.scripted.Store(false) // a document the session loaded itself
 	return nil
 }
 
@@ -57,6 +58,7 @@ func (s *Session) simple(op string, f func() error) error {
 	if err := f(); err != nil {
 		return s.fail(op, err)
 	}
+	s.oracle.scripted.Store(false) // a document the session loaded itself
 	return nil
 }
 
@@ -114,6 +116,9 @@ func (s *Session) WriteSecret(loc Locator, value string, clear bool) error {
 
 func (s *Session) write(loc Locator, text string, clear, secret bool) error {
 	op := "write into " + loc.String()
+	if secret && s.oracle.scripted.Load() {
+		return fmt.Errorf("%s: %w", op, ErrScriptedPage)
+	}
 	// The lookup also tells whether WebDriver's Clear would change nothing
 	// (an empty text field in view), which then is not sent. The text is
 	// typed by WebDriver's Element Send Keys, key event by key event.

@@ -35,7 +35,18 @@ type oracleState struct {
 	// exact makes role names, labels and option texts match only as a
 	// whole (see SetExactNames).
 	exact atomic.Bool
+	// scripted is set by ExecuteScript and cleared when the session loads
+	// a page itself (Navigate, Back, Forward, Refresh): until then a
+	// script of the caller's may be listening in the page for keys, and
+	// WriteSecret is refused (ErrScriptedPage).
+	scripted atomic.Bool
 }
+
+// ErrScriptedPage refuses to type a secret into a page a caller's script
+// ran in: the script could have left a key listener that sends the keys
+// elsewhere, or keeps them in an encoding no redaction knows. A page the
+// session loads itself afterwards holds none of it.
+var ErrScriptedPage = safef("a script ran in this page through execute_script and could still be listening for keys; load the page again (navigate to its url, or refresh) and type the secret then")
 
 // withOptions appends the page script's options to its arguments (op,
 // args, element): none unless names must match exactly, so the usual call

@@ -21,6 +21,7 @@ func (s *Session) ExecuteScript(script string, args []any) (json.RawMessage, err
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	defer s.mu.Unlock()
+	s.oracle.scripted.Store(true)
 	marked := s.mark()
 	v, err := s.execute(script, args)
 	if err != nil {
