@@ -12,7 +12,9 @@
 // secret (prints_test.go); checks, locators and scripts
 // asked, one guessed character at a time, of a page that echoes a typed
 // secret, at once or late (oracle_test.go); a key listener a script
-// leaves before a secret is typed (keylogger_test.go). Attacks on one package's own
+// leaves before a secret is typed (keylogger_test.go); everything a caller
+// reads over HTTP after a page echoes a secret, searched for the value in
+// every common encoding (leaks_test.go). Attacks on one package's own
 // surface are played beside it: foreign Host and Origin, oversized bodies
 // and another caller's transport session in internal/server
 // (httpguard_test.go); a shared flow typing its runner's secrets in tools
