@@ -679,13 +679,14 @@ func (p *pageTools) pdfSafe(s *sessions.Session) error {
 	if len(p.secrets.List(s.Principal)) == 0 {
 		return nil
 	}
-	html, err := s.PageHTML()
+	// The same one-call look at the page the no-oracle check takes
+	// (markup, URL, title, field values); a page too big to look at
+	// whole counts as showing one.
+	e, err := s.Exposure()
 	if err != nil {
 		return err
 	}
-	u, _ := s.CurrentURL()
-	title, _ := s.Title()
-	if p.secrets.Contains(s.Principal, u+"\n"+title+"\n"+html) {
+	if e.Cut || p.secrets.Contains(s.Principal, e.Text) {
 		return refusal.New("This page shows one of your secrets (in its text, a link, a field's value or its address), and a PDF cannot be redacted safely, so it was not printed.",
 			`Print it with {"format": "html"}, which is kept with every secret redacted, or navigate to a page that does not show the secret first.`)
 	}
