@@ -70,13 +70,24 @@ func ownerAlive(pid string) bool {
 	if !procMounted() {
 		return true
 	}
+	f := procStat(pid)
+	// A zombie has died and waits only for its parent to notice.
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// procStat returns the fields of /proc/PID/stat after the command name —
+// state, ppid, pgrp, … — or nil when there is no such process. The name
+// may hold spaces and parentheses, so it ends at the last ')'.
+func procStat(pid string) []string {
 	stat, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		return false
+		return nil
 	}
-	// A zombie has died and waits only for its parent to notice.
-	_, after, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(after, "Z")
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(stat[i+1:]))
 }
 
 // removeOrphanDirs removes the session folders in dir whose owner has

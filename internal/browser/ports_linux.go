@@ -64,16 +64,7 @@ func listeners(port int) map[string]bool {
 
 // groupOf returns the process group of pid, or 0.
 func groupOf(pid string) int {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0
-	}
-	// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-	i := strings.LastIndexByte(string(stat), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(stat[i+1:]))
+	f := procStat(pid)
 	if len(f) < 3 {
 		return 0
 	}
