@@ -49,15 +49,16 @@ func ValidPrincipal(name string) bool {
 	return validName.MatchString(name) && name != "." && name != ".."
 }
 
-// Tokens maps bearer tokens to principals. Keys are token digests, so a
-// lookup does not compare secret bytes one by one.
+// Tokens maps bearer tokens to principals and their roles. Keys are token
+// digests, so a lookup does not compare secret bytes one by one.
 type Tokens struct {
 	byDigest map[[32]byte]string
+	roles    map[[32]byte][]string
 }
 
 // NewTokens builds a token table from token → principal pairs.
 func NewTokens(pairs map[string]string) (*Tokens, error) {
-	t := &Tokens{byDigest: map[[32]byte]string{}}
+	t := &Tokens{byDigest: map[[32]byte]string{}, roles: map[[32]byte][]string{}}
 	for tok, p := range pairs {
 		if err := t.add(tok, p); err != nil {
 			return nil, err
@@ -66,10 +67,12 @@ func NewTokens(pairs map[string]string) (*Tokens, error) {
 	return t, nil
 }
 
-// Add accepts one more token for a principal.
-func (t *Tokens) Add(token, principal string) error { return t.add(token, principal) }
+// Add accepts one more token for a principal, with the roles it grants.
+func (t *Tokens) Add(token, principal string, roles ...string) error {
+	return t.add(token, principal, roles...)
+}
 
-func (t *Tokens) add(token, principal string) error {
+func (t *Tokens) add(token, principal string, roles ...string) error {
 	// Neither field is quoted: with the columns swapped, the "principal"
 	// would be the token, printed to a log.
 	if len(token) < 16 {
@@ -78,19 +81,24 @@ func (t *Tokens) add(token, principal string) error {
 	if !ValidPrincipal(principal) {
 		return fmt.Errorf("the principal is not valid; use letters, digits, dot, underscore and dash (at most %d), after the token on its line", MaxPrincipalLen)
 	}
-	t.byDigest[sha256.Sum256([]byte(token))] = principal
+	d := sha256.Sum256([]byte(token))
+	t.byDigest[d] = principal
+	if len(roles) > 0 {
+		t.roles[d] = roles
+	}
 	return nil
 }
 
-// LoadTokens reads a FLOW_TOKENS file: one "token principal" pair a line;
-// blank lines and lines starting with # are skipped.
+// LoadTokens reads a FLOW_TOKENS file: one "token principal [roles]" line
+// per token, roles comma-separated (e.g. "operator"); blank lines and lines
+// starting with # are skipped.
 func LoadTokens(path string) (*Tokens, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the FLOW_TOKENS file: %w", err)
 	}
 	defer f.Close()
-	t := &Tokens{byDigest: map[[32]byte]string{}}
+	t, _ := NewTokens(nil)
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -102,10 +110,17 @@ func LoadTokens(path string) (*Tokens, error) {
 			continue
 		}
 		fields := strings.Fields(line)
-		if len(fields) != 2 {
-			return nil, fmt.Errorf("FLOW_TOKENS line %d: want \"token principal\", found %d fields", n, len(fields))
+		if len(fields) != 2 && len(fields) != 3 {
+			return nil, fmt.Errorf("FLOW_TOKENS line %d: want \"token principal [roles]\", found %d fields", n, len(fields))
 		}
-		if err := t.add(fields[0], fields[1]); err != nil {
+		var roles []string
+		if len(fields) == 3 {
+			var err error
+			if roles, err = parseRoles(fields[2]); err != nil {
+				return nil, fmt.Errorf("FLOW_TOKENS line %d: %w", n, err)
+			}
+		}
+		if err := t.add(fields[0], fields[1], roles...); err != nil {
 			return nil, fmt.Errorf("FLOW_TOKENS line %d: %w", n, err)
 		}
 	}
@@ -122,11 +137,19 @@ func (t *Tokens) Len() int {
 
 // Lookup returns the principal a token belongs to.
 func (t *Tokens) Lookup(token string) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	p, ok := t.byDigest[sha256.Sum256([]byte(token))]
+	p, _, ok := t.LookupRoles(token)
 	return p, ok
+}
+
+// LookupRoles returns the principal a token belongs to and the roles it
+// grants.
+func (t *Tokens) LookupRoles(token string) (string, []string, bool) {
+	if t == nil {
+		return "", nil, false
+	}
+	d := sha256.Sum256([]byte(token))
+	p, ok := t.byDigest[d]
+	return p, t.roles[d], ok
 }
 
 // Middleware refuses a request without a valid bearer token, with a
@@ -136,7 +159,9 @@ func (t *Tokens) Lookup(token string) (string, bool) {
 func (t *Tokens) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if t.Len() == 0 {
-			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), Local)))
+			// The loopback-only local caller runs its own server.
+			ctx := WithRoles(WithPrincipal(r.Context(), Local), []string{Operator})
+			next.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
 		if len(r.Header.Values("Authorization")) > 1 {
@@ -145,7 +170,7 @@ func (t *Tokens) Middleware(next http.Handler) http.Handler {
 		}
 		scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 		ok = ok && strings.EqualFold(scheme, "Bearer") // RFC 9110: the scheme is case-insensitive
-		p, known := t.Lookup(strings.TrimSpace(token))
+		p, roles, known := t.LookupRoles(strings.TrimSpace(token))
 		if !ok || !known {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="selenium-flow"`)
 			msg := "This server needs a bearer token: send the header Authorization: Bearer <token> with a token from the server's FLOW_TOKENS file."
@@ -155,7 +180,7 @@ func (t *Tokens) Middleware(next http.Handler) http.Handler {
 			http.Error(w, msg, http.StatusUnauthorized)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+		next.ServeHTTP(w, r.WithContext(WithRoles(WithPrincipal(r.Context(), p), roles)))
 	})
 }
 

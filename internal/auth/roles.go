@@ -1,0 +1,61 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Operator is the role that may see and tidy every principal's
+// workspaces, files and flows (the admin page). Other roles are names an
+// operator chooses, such as one required to use the server at all.
+const Operator = "operator"
+
+type rolesKey struct{}
+
+// WithRoles records the roles of a request's caller.
+func WithRoles(ctx context.Context, roles []string) context.Context {
+	return context.WithValue(ctx, rolesKey{}, slices.Clone(roles))
+}
+
+// Roles are the roles of a request's caller; none when the credential
+// carried none.
+func Roles(ctx context.Context) []string {
+	if r, ok := ctx.Value(rolesKey{}).([]string); ok {
+		return r
+	}
+	return nil
+}
+
+// HasRole reports whether the caller of a request holds role.
+func HasRole(ctx context.Context, role string) bool {
+	return slices.Contains(Roles(ctx), role)
+}
+
+// IsOperator reports whether the caller may act on every principal's
+// things: a holder of the operator role, or the stdio caller, whose
+// request carries no credential at all and who runs its own server.
+func IsOperator(ctx context.Context) bool {
+	if _, credential := ctx.Value(rolesKey{}).([]string); !credential {
+		return Principal(ctx) == Local
+	}
+	return HasRole(ctx, Operator)
+}
+
+// parseRoles reads a token line's optional third field, a comma-separated
+// list such as "operator" or "operator,qa".
+func parseRoles(field string) ([]string, error) {
+	var roles []string
+	for _, r := range strings.Split(field, ",") {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			continue
+		}
+		if !ValidPrincipal(r) {
+			return nil, fmt.Errorf("a role is not valid; use letters, digits, dot, underscore and dash, separated by commas, after the principal on its line")
+		}
+		roles = append(roles, r)
+	}
+	return roles, nil
+}
