@@ -89,8 +89,8 @@ func (t *Tokens) add(token, principal string, roles ...string) error {
 	return nil
 }
 
-// LoadTokens reads a FLOW_TOKENS file: one "token principal [roles]" line
-// per token, roles comma-separated (e.g. "operator"); blank lines and lines
+// LoadTokens reads a FLOW_TOKENS file: one "token principal
+// [roles=a,b]" line per token (e.g. "roles=operator"); blank lines and lines
 // starting with # are skipped.
 func LoadTokens(path string) (*Tokens, error) {
 	f, err := os.Open(path)
@@ -111,7 +111,7 @@ func LoadTokens(path string) (*Tokens, error) {
 		}
 		fields := strings.Fields(line)
 		if len(fields) != 2 && len(fields) != 3 {
-			return nil, fmt.Errorf("FLOW_TOKENS line %d: want \"token principal [roles]\", found %d fields", n, len(fields))
+			return nil, fmt.Errorf("FLOW_TOKENS line %d: want \"token principal [roles=operator]\", found %d fields", n, len(fields))
 		}
 		var roles []string
 		if len(fields) == 3 {

@@ -62,7 +62,8 @@ func FuzzLoadTokens(f *testing.F) {
 				continue
 			}
 			fields := strings.Fields(line)
-			if len(fields) != 2 || len(fields[0]) < 16 || !ValidPrincipal(fields[1]) {
+			roles := len(fields) == 3 && strings.HasPrefix(fields[2], "roles=")
+			if (len(fields) != 2 && !roles) || len(fields[0]) < 16 || !ValidPrincipal(fields[1]) {
 				t.Fatalf("LoadTokens accepts the line %q", line)
 			}
 			want[fields[0]] = fields[1]

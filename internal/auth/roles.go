@@ -43,11 +43,16 @@ func IsOperator(ctx context.Context) bool {
 	return HasRole(ctx, Operator)
 }
 
-// parseRoles reads a token line's optional third field, a comma-separated
-// list such as "operator" or "operator,qa".
+// parseRoles reads a token line's optional third field,
+// "roles=operator,qa". The "roles=" prefix is required so that a second
+// token pasted onto a line is refused rather than taken for a role.
 func parseRoles(field string) ([]string, error) {
+	list, ok := strings.CutPrefix(field, "roles=")
+	if !ok {
+		return nil, fmt.Errorf(`the third field is not a role list; write "roles=operator" (comma-separated) after the principal, or leave it out`)
+	}
 	var roles []string
-	for _, r := range strings.Split(field, ",") {
+	for _, r := range strings.Split(list, ",") {
 		r = strings.TrimSpace(r)
 		if r == "" {
 			continue

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -15,7 +16,7 @@ import (
 
 func TestTokenRoles(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tokens")
-	assert.NilError(t, os.WriteFile(path, []byte("op-token-0123456789 olga operator,qa\nuser-token-0123456789 ulf\n"), 0o600))
+	assert.NilError(t, os.WriteFile(path, []byte("op-token-0123456789 olga roles=operator,qa\nuser-token-0123456789 ulf\n"), 0o600))
 	toks, err := auth.LoadTokens(path)
 	assert.NilError(t, err)
 
@@ -50,7 +51,12 @@ func TestStdioCallerIsOperator(t *testing.T) {
 
 func TestTokenRoleLineRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tokens")
-	assert.NilError(t, os.WriteFile(path, []byte("op-token-0123456789 olga oper/ator\n"), 0o600))
+	assert.NilError(t, os.WriteFile(path, []byte("op-token-0123456789 olga roles=oper/ator\n"), 0o600))
 	_, err := auth.LoadTokens(path)
 	assert.ErrorContains(t, err, "line 1: a role is not valid")
+
+	assert.NilError(t, os.WriteFile(path, []byte("op-token-0123456789 olga other-token-0123456789\n"), 0o600))
+	_, err = auth.LoadTokens(path)
+	assert.ErrorContains(t, err, "line 1: the third field is not a role list")
+	assert.Assert(t, !strings.Contains(err.Error(), "other-token"), "the refusal quotes no token")
 }
