@@ -48,7 +48,7 @@ func TestLoadTokens(t *testing.T) {
 		{name: "short token", body: "short alice\n", err: "line 1: the token is shorter than 16 characters"},
 		// Columns swapped: the error must not print the token.
 		{name: "swapped columns", body: "alice 0123456789abcdef-secret\n", err: "line 1: the token is shorter than 16 characters", leak: "0123456789abcdef-secret"},
-		{name: "three fields", body: "0123456789abcdef alice extra\n", err: "line 1: want \"token principal\", found 3 fields"},
+		{name: "three fields", body: "0123456789abcdef alice extra\n", err: "line 1: the third field is not a role list"},
 		{name: "bad principal", body: "0123456789abcdef ../etc\n", err: "line 1: the principal is not valid", leak: "0123456789abcdef"},
 	}
 	for _, tc := range cases {
