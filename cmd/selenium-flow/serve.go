@@ -44,8 +44,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	oidcCfg := oidcFromEnv()
 	if *httpAddr != "" {
-		if err := auth.CheckListen(*httpAddr, tokens); err != nil {
+		if err := auth.CheckListen(*httpAddr, tokens, oidcCfg); err != nil {
 			return err
 		}
 	}
@@ -77,6 +78,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
 		NoScripts:      os.Getenv("FLOW_NO_SCRIPTS") == "1",
 		Tokens:         tokens,
+		OIDC:           oidcCfg,
 		DataDir:        os.Getenv("FLOW_DATA_DIR"),
 		SeleniumURL:    os.Getenv("SELENIUM_URL"),
 		IdleTimeout:    idle,

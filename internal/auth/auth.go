@@ -8,11 +8,13 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"crypto/subtle"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -49,16 +51,22 @@ func ValidPrincipal(name string) bool {
 	return validName.MatchString(name) && name != "." && name != ".."
 }
 
-// Tokens maps bearer tokens to principals and their roles. Keys are token
-// digests, so a lookup does not compare secret bytes one by one.
+// Tokens maps bearer tokens to principals and their roles. Only token
+// digests are kept, and a lookup compares the digest of every entry in
+// constant time, so how long it takes says nothing about any token.
 type Tokens struct {
-	byDigest map[[32]byte]string
-	roles    map[[32]byte][]string
+	entries []tokenEntry
+}
+
+type tokenEntry struct {
+	digest    [32]byte
+	principal string
+	roles     []string
 }
 
 // NewTokens builds a token table from token → principal pairs.
 func NewTokens(pairs map[string]string) (*Tokens, error) {
-	t := &Tokens{byDigest: map[[32]byte]string{}, roles: map[[32]byte][]string{}}
+	t := &Tokens{}
 	for tok, p := range pairs {
 		if err := t.add(tok, p); err != nil {
 			return nil, err
@@ -81,11 +89,15 @@ func (t *Tokens) add(token, principal string, roles ...string) error {
 	if !ValidPrincipal(principal) {
 		return fmt.Errorf("the principal is not valid; use letters, digits, dot, underscore and dash (at most %d), after the token on its line", MaxPrincipalLen)
 	}
-	d := sha256.Sum256([]byte(token))
-	t.byDigest[d] = principal
-	if len(roles) > 0 {
-		t.roles[d] = roles
+	e := tokenEntry{digest: sha256.Sum256([]byte(token)), principal: principal, roles: slices.Clone(roles)}
+	// A token given again (a later line) replaces the earlier entry.
+	for i := range t.entries {
+		if t.entries[i].digest == e.digest {
+			t.entries[i] = e
+			return nil
+		}
 	}
+	t.entries = append(t.entries, e)
 	return nil
 }
 
@@ -132,7 +144,7 @@ func (t *Tokens) Len() int {
 	if t == nil {
 		return 0
 	}
-	return len(t.byDigest)
+	return len(t.entries)
 }
 
 // Lookup returns the principal a token belongs to.
@@ -148,57 +160,40 @@ func (t *Tokens) LookupRoles(token string) (string, []string, bool) {
 		return "", nil, false
 	}
 	d := sha256.Sum256([]byte(token))
-	p, ok := t.byDigest[d]
-	return p, t.roles[d], ok
+	found := -1
+	for i := range t.entries {
+		// Every entry is compared, with no early exit.
+		if subtle.ConstantTimeCompare(t.entries[i].digest[:], d[:]) == 1 {
+			found = i
+		}
+	}
+	if found < 0 {
+		return "", nil, false
+	}
+	e := t.entries[found]
+	return e.principal, slices.Clone(e.roles), true
 }
 
 // Middleware refuses a request without a valid bearer token, with a
-// sentence naming the header, and records the token's principal. With no
-// tokens at all every request is the Local caller (loopback only; see
-// CheckListen).
+// sentence naming the header, and records the token's principal: the
+// Authenticator with these tokens only. With no tokens at all every
+// request is the Local caller (loopback only; see CheckListen).
 func (t *Tokens) Middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if t.Len() == 0 {
-			// The loopback-only local caller runs its own server.
-			ctx := WithRoles(WithPrincipal(r.Context(), Local), []string{Operator})
-			next.ServeHTTP(w, r.WithContext(ctx))
-			return
-		}
-		if len(r.Header.Values("Authorization")) > 1 {
-			http.Error(w, "The request has more than one Authorization header; send exactly one: Authorization: Bearer <token>.", http.StatusBadRequest)
-			return
-		}
-		scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-		ok = ok && strings.EqualFold(scheme, "Bearer") // RFC 9110: the scheme is case-insensitive
-		p, roles, known := t.LookupRoles(strings.TrimSpace(token))
-		if !ok || !known {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="selenium-flow"`)
-			msg := "This server needs a bearer token: send the header Authorization: Bearer <token> with a token from the server's FLOW_TOKENS file."
-			if ok {
-				msg = "The bearer token is not known to this server: send Authorization: Bearer <token> with a token from its FLOW_TOKENS file."
-			}
-			http.Error(w, msg, http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(WithRoles(WithPrincipal(r.Context(), p), roles)))
-	})
+	return NewAuthenticator(WithTokens(t)).Middleware(next)
 }
 
-// CheckListen refuses to serve a non-loopback address without tokens:
-// anyone who could reach it would drive browsers as the local user.
-func CheckListen(addr string, t *Tokens) error {
-	if t.Len() > 0 {
+// CheckListen refuses to serve a non-loopback address without tokens or
+// OIDC: anyone who could reach it would drive browsers as the local user.
+func CheckListen(addr string, t *Tokens, o OIDCConfig) error {
+	if t.Len() > 0 || o.Enabled() {
 		return nil
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("address %q is not host:port: %w", addr, err)
 	}
-	if host == "localhost" {
+	if loopbackHost(host) {
 		return nil
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("refusing to serve %s without tokens: set FLOW_TOKENS to a file of \"token principal\" lines (or pass --token), or listen on 127.0.0.1", addr)
+	return fmt.Errorf("refusing to serve %s without tokens: set FLOW_TOKENS to a file of \"token principal\" lines (or pass --token), or FLOW_OIDC_ISSUER and FLOW_OIDC_AUDIENCE, or listen on 127.0.0.1", addr)
 }

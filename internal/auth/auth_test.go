@@ -109,10 +109,27 @@ func TestMiddleware(t *testing.T) {
 
 func TestCheckListen(t *testing.T) {
 	tok, _ := NewTokens(map[string]string{"0123456789abcdef-alice": "alice"})
-	assert.Check(t, CheckListen("127.0.0.1:8765", nil))
-	assert.Check(t, CheckListen("[::1]:8765", nil))
-	assert.Check(t, CheckListen("localhost:1", nil))
-	assert.Check(t, is.ErrorContains(CheckListen("0.0.0.0:8765", nil), "set FLOW_TOKENS"))
-	assert.Check(t, is.ErrorContains(CheckListen(":8765", nil), "set FLOW_TOKENS"))
-	assert.Check(t, CheckListen("0.0.0.0:8765", tok))
+	idp := OIDCConfig{Issuer: "https://idp.example.com", Audience: "selenium-flow"}
+	for _, tc := range []struct {
+		addr   string
+		tokens *Tokens
+		oidc   OIDCConfig
+		err    string
+	}{
+		{addr: "127.0.0.1:8765"},
+		{addr: "[::1]:8765"},
+		{addr: "localhost:1"},
+		{addr: "0.0.0.0:8765", err: "set FLOW_TOKENS"},
+		{addr: ":8765", err: "FLOW_OIDC_ISSUER"},
+		{addr: "0.0.0.0:8765", tokens: tok},
+		// OIDC alone guards a server as tokens do.
+		{addr: "0.0.0.0:8765", oidc: idp},
+	} {
+		err := CheckListen(tc.addr, tc.tokens, tc.oidc)
+		if tc.err == "" {
+			assert.Check(t, err, tc.addr)
+		} else {
+			assert.Check(t, is.ErrorContains(err, tc.err), tc.addr)
+		}
+	}
 }

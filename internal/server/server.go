@@ -55,6 +55,9 @@ type Config struct {
 	// Tokens authenticate HTTP callers; nil serves every HTTP request as the
 	// local caller, which cmd allows on loopback only.
 	Tokens *auth.Tokens
+	// OIDC accepts bearer JWTs from an identity provider beside Tokens
+	// (FLOW_OIDC_*); none when its Issuer is empty.
+	OIDC auth.OIDCConfig
 	// DataDir holds every caller's kept files and flows (FLOW_DATA_DIR);
 	// DefaultDataDir when empty.
 	DataDir string
@@ -122,6 +125,7 @@ type Server struct {
 	secrets  *secrets.Store
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
+	authn    *auth.Authenticator // every HTTP route's authentication (authn.go)
 	warnings []error
 
 	httpOnce sync.Once
@@ -140,6 +144,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		cfg.DataDir = d
+	}
+	authn, err := newAuthenticator(cfg)
+	if err != nil {
+		return nil, err
 	}
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
@@ -171,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:      cfg,
 		secrets:  sec,
 		scrub:    scrub,
+		authn:    authn,
 		warnings: slices.DeleteFunc([]error{secErr}, func(e error) bool { return e == nil }),
 		sessions: sessions.New(store,
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
@@ -458,7 +467,7 @@ func (s *Server) buildHTTP() http.Handler {
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
+	return s.guardHTTP(s.authenticate(keepURIPaths(mux)))
 }
 
 func checkSetting(next http.Handler) http.Handler {
