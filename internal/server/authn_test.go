@@ -1,0 +1,143 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/server"
+	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/servertest/issuer"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
+)
+
+// withOIDC serves a server that accepts idp's tokens (and bob's static
+// token) over real HTTP on 127.0.0.1.
+func withOIDC(t *testing.T, idp *issuer.Issuer, cfg auth.OIDCConfig) *servertest.HTTPServer {
+	t.Helper()
+	cfg.Issuer, cfg.Audience = idp.URL, idp.Audience
+	tokens, err := auth.NewTokens(map[string]string{bobToken: "bob"})
+	assert.NilError(t, err)
+	return servertest.ServeHTTP(t, servertest.New(t, server.Config{Resources: surface.On, Tokens: tokens, OIDC: cfg}))
+}
+
+// TestResourceMetadata: the MCP endpoint and the server publish OAuth 2.0
+// Protected Resource Metadata naming the issuer, to anyone, before sign-in.
+func TestResourceMetadata(t *testing.T) {
+	idp := issuer.Start(t)
+	hs := withOIDC(t, idp, auth.OIDCConfig{})
+	for _, tc := range []struct{ path, resource string }{
+		{server.ResourceMetadataPath + "/mcp", hs.Base + "/mcp"},
+		{server.ResourceMetadataPath, hs.Base},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			code, hdr, body := do(t, hs.Base, call{method: "GET", path: tc.path})
+			assert.Assert(t, is.Equal(code, http.StatusOK), body)
+			assert.Check(t, is.Equal(hdr.Get("Content-Type"), "application/json"))
+			var doc map[string]any
+			assert.NilError(t, json.Unmarshal([]byte(body), &doc))
+			assert.Check(t, is.Equal(doc["resource"], tc.resource))
+			assert.Check(t, is.DeepEqual(doc["authorization_servers"], []any{idp.URL}))
+			assert.Check(t, is.DeepEqual(doc["bearer_methods_supported"], []any{"header"}))
+		})
+	}
+	code, hdr, _ := do(t, hs.Base, call{method: "POST", path: server.ResourceMetadataPath, body: strings.NewReader("{}"), length: 2})
+	assert.Check(t, is.Equal(code, http.StatusMethodNotAllowed))
+	assert.Check(t, is.Equal(hdr.Get("Allow"), "GET, HEAD"))
+
+	// Without OIDC there is no authorization server to name.
+	plain := guarded(t, server.Config{})
+	code, _, _ = do(t, plain.URL, call{method: "GET", path: server.ResourceMetadataPath + "/mcp"})
+	assert.Check(t, is.Equal(code, http.StatusUnauthorized))
+}
+
+// TestOIDCChallenges: every HTTP surface answers a caller without a good
+// token with the status and sentence for its case, and a challenge that
+// leads an MCP client to the metadata of the route it called.
+func TestOIDCChallenges(t *testing.T) {
+	idp := issuer.Start(t)
+	hs := withOIDC(t, idp, auth.OIDCConfig{RolesClaim: "roles", RequiredRole: "selenium"})
+	member := issuer.Claims{"sub": "alice", "roles": []string{"selenium"}}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	for _, tc := range []struct {
+		name, method, path, token string
+		status                    int
+		body, metadata, code      string
+	}{
+		{name: "MCP without a token", method: "POST", path: "/mcp", status: 401, body: "an access token from the identity provider at " + idp.URL, metadata: "/mcp"},
+		{name: "MCP with an expired token", method: "POST", path: "/mcp", token: idp.Token(t, member, issuer.ExpiresIn(-auth.Leeway*2)), status: 401, body: "has expired", metadata: "/mcp", code: "invalid_token"},
+		{name: "MCP without the required role", method: "POST", path: "/mcp", token: idp.Token(t, issuer.Claims{"sub": "alice"}), status: 403, body: "does not grant the role selenium", metadata: "/mcp", code: "insufficient_scope"},
+		{name: "MCP with a token for another app", method: "POST", path: "/mcp", token: idp.Token(t, issuer.Claims{"sub": "alice", "roles": []string{"selenium"}, "aud": "other"}), status: 401, body: "needs the audience", metadata: "/mcp", code: "invalid_token"},
+		{name: "MCP with a good token", method: "POST", path: "/mcp", token: idp.Token(t, member), status: 200},
+		{name: "read API without a token", method: "GET", path: "/openapi.json", status: 401, body: "Authorization: Bearer <token>", metadata: ""},
+		{name: "kept file with a forged token", method: "GET", path: "/files/x.png", token: idp.Token(t, member, issuer.Unsigned()), status: 401, body: "does not accept", metadata: "", code: "invalid_token"},
+		{name: "read API with a good token", method: "GET", path: "/openapi.json", token: idp.Token(t, member), status: 200},
+		{name: "static token beside OIDC", method: "GET", path: "/openapi.json", token: bobToken, status: 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := call{method: tc.method, path: tc.path, token: tc.token}
+			if tc.method == "POST" {
+				c.body, c.length = strings.NewReader(initialize), int64(len(initialize))
+			}
+			code, hdr, body := do(t, hs.Base, c)
+			assert.Check(t, is.Equal(code, tc.status), body)
+			assert.Check(t, is.Contains(body, tc.body))
+			if tc.token != "" {
+				assert.Check(t, !strings.Contains(body+hdr.Get("WWW-Authenticate"), tc.token), "the answer quotes the token")
+			}
+			if tc.status < 400 {
+				return
+			}
+			challenge := hdr.Get("WWW-Authenticate")
+			assert.Check(t, is.Contains(challenge, `resource_metadata="`+hs.Base+server.ResourceMetadataPath+tc.metadata+`"`))
+			if tc.code != "" {
+				assert.Check(t, is.Contains(challenge, `error="`+tc.code+`"`), challenge)
+			}
+		})
+	}
+}
+
+// TestOIDCPrincipalsIsolated: two principals from two tokens of the same
+// provider share one server, over Streamable HTTP on both protocol
+// generations, but never a flow; the read API keeps them apart too.
+func TestOIDCPrincipalsIsolated(t *testing.T) {
+	idp := issuer.Start(t)
+	hs := withOIDC(t, idp, auth.OIDCConfig{PrincipalClaim: "preferred_username"})
+	for _, protocol := range servertest.Protocols {
+		t.Run(servertest.Generation(protocol), func(t *testing.T) {
+			gen := servertest.Generation(protocol)
+			token := func(name string) string {
+				return idp.Token(t, issuer.Claims{"sub": "id-" + name, "preferred_username": name})
+			}
+			as := func(token string) *servertest.Client {
+				return servertest.ConnectHTTP(t, hs.URL, servertest.Options{Protocol: protocol, Headers: map[string]string{"Authorization": "Bearer " + token}})
+			}
+			aliceToken, carolToken := token("alice-"+gen), token("carol-"+gen)
+			alice, carol := as(aliceToken), as(carolToken)
+
+			var cur sessions.Current
+			servertest.ReadJSON(t, carol, "session://current", &cur)
+			assert.Check(t, is.Equal(cur.Principal, "carol-"+gen))
+
+			steps := []any{map[string]any{"tool": "assert", "args": map[string]any{"text": "anything"}}}
+			servertest.CallOK(t, alice, "save_flow", map[string]any{"document": map[string]any{"name": "alice-only", "steps": steps}})
+			assert.Check(t, is.Contains(servertest.ReadText(t, alice, "flow://flows"), "alice-only"))
+			assert.Check(t, !strings.Contains(servertest.ReadText(t, carol, "flow://flows"), "alice-only"))
+			_, err := servertest.Read(t, carol, "flow://flows/alice-only")
+			assert.Check(t, err != nil, "carol read alice's flow")
+			res := servertest.Call(t, carol, "run_flow", map[string]any{"name": "alice-only"})
+			assert.Check(t, res.IsError, "carol ran alice's flow: %s", servertest.Text(res))
+
+			code, _, body := do(t, hs.Base, call{method: "GET", path: server.ReadPrefix + "flow://flows/alice-only", token: carolToken})
+			assert.Check(t, is.Equal(code, http.StatusNotFound), body)
+			code, _, body = do(t, hs.Base, call{method: "GET", path: server.ReadPrefix + "flow://flows/alice-only", token: aliceToken})
+			assert.Check(t, is.Equal(code, http.StatusOK), body)
+		})
+	}
+}
