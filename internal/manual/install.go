@@ -30,7 +30,7 @@ func installPage() Page {
 	b.WriteString("Any other client: `--dir` with the directory it reads skills from.\n\n")
 
 	b.WriteString("## Connecting a client\n\n")
-	fmt.Fprintf(&b, "`selenium-flow install --print-config CLIENT` prints these. Over stdio the client starts `selenium-flow serve` itself; over HTTP it connects to a running `selenium-flow serve --http 127.0.0.1:8765` at `%s` and sends `Authorization: Bearer %s` with a token from the server's `FLOW_TOKENS` file (or its `--token`).\n\n", install.Endpoint, install.TokenPlaceholder)
+	fmt.Fprintf(&b, "`selenium-flow install --print-config CLIENT` prints these. Over stdio the client starts `selenium-flow serve` itself; over HTTP it connects to a running `selenium-flow serve --http 127.0.0.1:8765` at `%s` and sends `Authorization: Bearer %s` with a token from the server's `FLOW_TOKENS` file (or its `--token`), or, where the server has `FLOW_OIDC_ISSUER` set, an access token from that identity provider: a client that speaks MCP authorization finds the provider through the server's `/.well-known/oauth-protected-resource/mcp` and signs in by itself.\n\n", install.Endpoint, install.TokenPlaceholder)
 	for _, c := range install.Clients {
 		snips, err := install.Snippets(c.Name)
 		if err != nil {

@@ -165,7 +165,7 @@ func (s *source) httpPage() Page {
 	b.WriteString("# HTTP read API\n\n")
 	b.WriteString("A caller without an MCP client reads the same resources over plain HTTP, from a server started with `selenium-flow serve --http ADDR`. ")
 	fmt.Fprintf(&b, "`GET %s{uri}` answers with the bytes `resources/read` returns for that URI and the resource's type; the URI goes into the path as it is or percent-encoded as one segment. ", server.ReadPrefix)
-	b.WriteString("Authentication and per-caller scoping are those of the MCP endpoint `/mcp`: with tokens configured, send `Authorization: Bearer <token>`, and session, file, flow and secret resources are the token's principal's. ")
+	b.WriteString("Authentication and per-caller scoping are those of the MCP endpoint `/mcp`: with tokens or OpenID Connect configured, send `Authorization: Bearer <token>` (a `FLOW_TOKENS` token or the identity provider's access token), and session, file, flow and secret resources are the token's principal's. ")
 	b.WriteString("A URI the server does not serve is `404` with a sentence naming what exists.\n\n")
 	fenced(&b, "sh", fmt.Sprintf("curl -H 'Authorization: Bearer <token>' %s%s%s\ncurl -H 'Authorization: Bearer <token>' %s%sknowledge%%3A%%2F%%2Fdocuments%%2Fsessions",
 		server.DefaultBase, server.ReadPrefix, resources.IndexURI, server.DefaultBase, server.ReadPrefix))
