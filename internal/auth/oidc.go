@@ -71,8 +71,9 @@ type OIDC struct {
 type OIDCOption func(*oidcOptions)
 
 type oidcOptions struct {
-	client *http.Client
-	now    func() time.Time
+	client  *http.Client
+	now     func() time.Time
+	refresh time.Duration
 }
 
 // WithHTTPClient fetches discovery and keys with c instead of a client
@@ -87,12 +88,18 @@ func WithClock(now func() time.Time) OIDCOption {
 	return func(o *oidcOptions) { o.now = now }
 }
 
+// WithKeyRefresh fetches the key set again at most once per d instead
+// of KeyRefresh.
+func WithKeyRefresh(d time.Duration) OIDCOption {
+	return func(o *oidcOptions) { o.refresh = d }
+}
+
 // NewOIDC reads the provider's discovery document, so a wrong issuer
 // stops the start with a sentence instead of refusing every caller later.
 // Its keys are fetched when the first token arrives, and again when a
 // token names a key not seen yet (the provider rotated its keys).
 func NewOIDC(ctx context.Context, cfg OIDCConfig, opts ...OIDCOption) (*OIDC, error) {
-	o := oidcOptions{client: &http.Client{Timeout: 10 * time.Second}, now: time.Now}
+	o := oidcOptions{client: &http.Client{Timeout: 10 * time.Second}, now: time.Now, refresh: KeyRefresh}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -102,12 +109,20 @@ func NewOIDC(ctx context.Context, cfg OIDCConfig, opts ...OIDCOption) (*OIDC, er
 	if cfg.PrincipalClaim == "" {
 		cfg.PrincipalClaim = DefaultPrincipalClaim
 	}
-	// The provider keeps the client for its key fetches, not ctx's end.
 	provider, err := oidc.NewProvider(oidc.ClientContext(ctx, o.client), cfg.Issuer)
 	if err != nil {
 		return nil, fmt.Errorf("FLOW_OIDC_ISSUER: the discovery document of %s could not be read (%v); check the issuer URL, which must equal the issuer its /.well-known/openid-configuration names", cfg.Issuer, err)
 	}
-	verifier := provider.Verifier(&oidc.Config{
+	var discovered struct {
+		JWKS string `json:"jwks_uri"`
+	}
+	if err := provider.Claims(&discovered); err != nil || discovered.JWKS == "" {
+		return nil, fmt.Errorf("FLOW_OIDC_ISSUER: the discovery document of %s names no jwks_uri, so tokens could not be checked; is it an OpenID Connect provider?", cfg.Issuer)
+	}
+	// Our own key set rather than go-oidc's: it refetches on an unknown
+	// key id at most once per refresh, and never for a known one.
+	keys := &keySet{url: discovered.JWKS, client: o.client, now: o.now, refresh: o.refresh}
+	verifier := oidc.NewVerifier(cfg.Issuer, keys, &oidc.Config{
 		ClientID:             cfg.Audience,
 		SupportedSigningAlgs: Algorithms,
 		Now:                  func() time.Time { return o.now().Add(-Leeway) },

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,10 +23,10 @@ const staticToken = "static-token-0123456789abcdef"
 
 // oidcServer serves, behind an Authenticator with OIDC from idp and one
 // static token, a page that says who the caller is.
-func oidcServer(t *testing.T, idp *issuer.Issuer, cfg OIDCConfig) *httptest.Server {
+func oidcServer(t *testing.T, idp *issuer.Issuer, cfg OIDCConfig, opts ...OIDCOption) *httptest.Server {
 	t.Helper()
 	cfg.Issuer, cfg.Audience = idp.URL, idp.Audience
-	v, err := NewOIDC(testenv.Context(t), cfg)
+	v, err := NewOIDC(testenv.Context(t), cfg, opts...)
 	assert.NilError(t, err)
 	tokens, err := NewTokens(map[string]string{staticToken: "robot"})
 	assert.NilError(t, err)
@@ -122,25 +124,79 @@ func TestOIDCTokens(t *testing.T) {
 	}
 }
 
+// clock is a time that moves only when a test moves it.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
 // TestOIDCKeyRotation: a token signed with a key the verifier has not
-// seen makes it fetch the key set again; a token of a key no longer
-// published is refused.
+// seen makes it fetch the key set again, at most once per KeyRefresh; a
+// token of a key no longer published is refused.
 func TestOIDCKeyRotation(t *testing.T) {
 	idp := issuer.Start(t, issuer.WithAlgorithm("ES256"))
-	hs := oidcServer(t, idp, OIDCConfig{})
+	c := &clock{now: time.Now()}
+	hs := oidcServer(t, idp, OIDCConfig{}, WithClock(c.Now))
 	old := idp.Token(t, issuer.Claims{"sub": "alice"})
 	status, _, body := get(t, hs.URL, "Bearer "+old)
 	assert.Assert(t, is.Equal(status, 200), body)
 	fetched := idp.JWKSFetches()
 
 	idp.Rotate(t)
-	status, _, body = get(t, hs.URL, "Bearer "+idp.Token(t, issuer.Claims{"sub": "alice"}))
+	fresh := idp.Token(t, issuer.Claims{"sub": "alice"})
+	// Right after a fetch the set is not fetched again...
+	status, _, _ = get(t, hs.URL, "Bearer "+fresh)
+	assert.Check(t, is.Equal(status, 401))
+	assert.Check(t, is.Equal(idp.JWKSFetches(), fetched))
+	// ...but once KeyRefresh has passed, the new key is.
+	c.Add(KeyRefresh)
+	status, _, body = get(t, hs.URL, "Bearer "+fresh)
 	assert.Check(t, is.Equal(status, 200), body)
-	assert.Check(t, idp.JWKSFetches() > fetched, "the new key was not fetched")
+	assert.Check(t, is.Equal(idp.JWKSFetches(), fetched+1), "the new key was not fetched")
 
 	status, _, body = get(t, hs.URL, "Bearer "+old)
 	assert.Check(t, is.Equal(status, 401))
 	assert.Check(t, is.Contains(body, "does not match any key"))
+}
+
+// TestOIDCForgeriesDoNotFetch: forged tokens cost the provider at most
+// one key-set fetch per KeyRefresh, and none when they name a key it
+// publishes.
+func TestOIDCForgeriesDoNotFetch(t *testing.T) {
+	idp := issuer.Start(t)
+	c := &clock{now: time.Now()}
+	hs := oidcServer(t, idp, OIDCConfig{}, WithClock(c.Now))
+	status, _, _ := get(t, hs.URL, "Bearer "+idp.Token(t, issuer.Claims{"sub": "alice"}))
+	assert.Assert(t, is.Equal(status, 200))
+	fetched := idp.JWKSFetches()
+
+	published := idp.SigningKey()
+	impostor := &issuer.Key{ID: published.ID, Alg: published.Alg, Private: idp.NewKey(t, published.Alg).Private}
+	for range 20 {
+		status, _, _ = get(t, hs.URL, "Bearer "+idp.Token(t, issuer.Claims{"sub": "alice"}, issuer.SignedBy(impostor)))
+		assert.Check(t, is.Equal(status, 401))
+	}
+	assert.Check(t, is.Equal(idp.JWKSFetches(), fetched), "a known key id with a bad signature made a fetch")
+
+	c.Add(KeyRefresh)
+	unknown := idp.NewKey(t, published.Alg)
+	for range 20 {
+		status, _, _ = get(t, hs.URL, "Bearer "+idp.Token(t, issuer.Claims{"sub": "alice"}, issuer.SignedBy(unknown)))
+		assert.Check(t, is.Equal(status, 401))
+	}
+	assert.Check(t, is.Equal(idp.JWKSFetches(), fetched+1), "unknown key ids made more than one fetch per KeyRefresh")
 }
 
 // TestOIDCClaims: the principal and roles come from the configured
@@ -190,4 +246,36 @@ func TestNewOIDC(t *testing.T) {
 	v, err := NewOIDC(context.Background(), OIDCConfig{Issuer: idp.URL, Audience: "a"})
 	assert.NilError(t, err)
 	assert.Check(t, is.Equal(v.Config().PrincipalClaim, DefaultPrincipalClaim))
+}
+
+// TestOIDCKeysUnreachable: when the provider's key set cannot be read,
+// the caller is told to try again (503), not that the token is bad, and
+// the provider is asked again only after KeyRefresh.
+func TestOIDCKeysUnreachable(t *testing.T) {
+	minter := issuer.Start(t)
+	var fetches atomic.Int64
+	var base string
+	idp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/jwks" {
+			fetches.Add(1)
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":%q,"authorization_endpoint":%q,"token_endpoint":%q}`, base, base+"/jwks", base+"/authorize", base+"/token")
+	}))
+	t.Cleanup(idp.Close)
+	base = idp.URL
+	v, err := NewOIDC(testenv.Context(t), OIDCConfig{Issuer: idp.URL, Audience: "selenium-flow"})
+	assert.NilError(t, err)
+	hs := httptest.NewServer(NewAuthenticator(WithOIDC(v)).Middleware(http.NotFoundHandler()))
+	t.Cleanup(hs.Close)
+	token := minter.Token(t, issuer.Claims{"sub": "alice", "iss": idp.URL})
+	for range 3 {
+		status, _, body := get(t, hs.URL, "Bearer "+token)
+		assert.Check(t, is.Equal(status, http.StatusServiceUnavailable))
+		assert.Check(t, is.Contains(body, "could not fetch its identity provider's signing keys"))
+		assert.Check(t, !strings.Contains(body, idp.URL+"/jwks"), body)
+	}
+	assert.Check(t, is.Equal(fetches.Load(), int64(1)))
 }
