@@ -141,3 +141,40 @@ func TestOIDCPrincipalsIsolated(t *testing.T) {
 		})
 	}
 }
+
+// TestServeOIDC: `selenium-flow serve` reads the FLOW_OIDC_* settings,
+// and settings that cannot work stop the start with a sentence naming
+// the setting.
+func TestServeOIDC(t *testing.T) {
+	idp := issuer.Start(t)
+	good := []string{"FLOW_TOKENS=", "FLOW_OIDC_ISSUER=" + idp.URL, "FLOW_OIDC_AUDIENCE=" + idp.Audience, "FLOW_OIDC_ROLES_CLAIM=groups", "FLOW_OIDC_REQUIRED_ROLE=qa"}
+	t.Run("serves", func(t *testing.T) {
+		srv := servertest.StartHTTP(t, nil, good)
+		code, _, body := do(t, srv.Base, call{method: "GET", path: server.ResourceMetadataPath + "/mcp"})
+		assert.Check(t, is.Equal(code, http.StatusOK))
+		assert.Check(t, is.Contains(body, `"authorization_servers":["`+idp.URL+`"]`))
+		c := servertest.ConnectHTTP(t, srv.URL, servertest.Options{Headers: map[string]string{
+			"Authorization": "Bearer " + idp.Token(t, issuer.Claims{"sub": "alice", "groups": []string{"qa"}})}})
+		var cur sessions.Current
+		servertest.ReadJSON(t, c, "session://current", &cur)
+		assert.Check(t, is.Equal(cur.Principal, "alice"))
+		code, _, body = do(t, srv.Base, call{method: "GET", path: "/openapi.json", token: idp.Token(t, issuer.Claims{"sub": "alice"})})
+		assert.Check(t, is.Equal(code, http.StatusForbidden))
+		assert.Check(t, is.Contains(body, "does not grant the role qa (in its groups claim)"))
+	})
+	for _, tc := range []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{name: "no audience", env: []string{"FLOW_OIDC_ISSUER=" + idp.URL, "FLOW_OIDC_AUDIENCE="}, want: "FLOW_OIDC_AUDIENCE is not set"},
+		{name: "plain http issuer", env: []string{"FLOW_OIDC_ISSUER=http://idp.example.com", "FLOW_OIDC_AUDIENCE=a"}, want: "FLOW_OIDC_ISSUER must be https"},
+		{name: "issuer that answers no discovery", env: []string{"FLOW_OIDC_ISSUER=" + idp.URL + "/nowhere", "FLOW_OIDC_AUDIENCE=a"}, want: "FLOW_OIDC_ISSUER: the discovery document of " + idp.URL + "/nowhere could not be read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := servertest.Command(t, tc.env, "serve", "--http", "127.0.0.1:0").CombinedOutput()
+			assert.Check(t, err != nil, "the server started: %s", out)
+			assert.Check(t, is.Contains(string(out), tc.want))
+		})
+	}
+}
