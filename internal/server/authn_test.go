@@ -3,9 +3,13 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -177,4 +181,54 @@ func TestServeOIDC(t *testing.T) {
 			assert.Check(t, is.Contains(string(out), tc.want))
 		})
 	}
+}
+
+// TestMCPAuthorizationClient: mcp-go's own OAuth client, told nothing but
+// the /mcp URL, follows the 401's challenge to the protected-resource
+// metadata, finds the issuer there, signs in by authorization code with
+// PKCE, and then works as the signed-in principal.
+func TestMCPAuthorizationClient(t *testing.T) {
+	idp := issuer.Start(t, issuer.WithSubject("dora"))
+	hs := withOIDC(t, idp, auth.OIDCConfig{})
+	c, err := client.NewOAuthStreamableHttpClient(hs.URL, client.OAuthConfig{
+		ClientID: "an-mcp-client", RedirectURI: "http://127.0.0.1:1/callback", PKCEEnabled: true,
+		TokenEndpointAuthMethod: "none", TokenStore: client.NewMemoryTokenStore(),
+	}, transport.WithHTTPTimeout(servertest.Remaining(t)))
+	assert.NilError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	ctx := servertest.Context(t)
+	assert.NilError(t, c.Start(ctx))
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = servertest.Legacy
+	req.Params.ClientInfo = mcp.Implementation{Name: "oauth-test", Version: "1"}
+	_, err = c.Initialize(ctx, req)
+	assert.Assert(t, client.IsOAuthAuthorizationRequiredError(err), "initialize without a token: %v", err)
+
+	h := client.GetOAuthHandler(err)
+	verifier, err := transport.GenerateCodeVerifier()
+	assert.NilError(t, err)
+	state, err := transport.GenerateState()
+	assert.NilError(t, err)
+	authorize, err := h.GetAuthorizationURL(ctx, state, transport.GenerateCodeChallenge(verifier))
+	assert.NilError(t, err)
+	// The issuer is on another port than the server: only the metadata
+	// could have named it.
+	assert.Assert(t, strings.HasPrefix(authorize, idp.URL+"/authorize?"), authorize)
+
+	// The person's browser: the provider approves and redirects back.
+	noRedirects := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get, err := http.NewRequestWithContext(ctx, http.MethodGet, authorize, nil)
+	assert.NilError(t, err)
+	res, err := noRedirects.Do(get)
+	assert.NilError(t, err)
+	res.Body.Close()
+	back, err := url.Parse(res.Header.Get("Location"))
+	assert.NilError(t, err)
+	assert.NilError(t, h.ProcessAuthorizationResponse(ctx, back.Query().Get("code"), back.Query().Get("state"), verifier))
+
+	_, err = c.Initialize(ctx, req)
+	assert.NilError(t, err)
+	var cur sessions.Current
+	servertest.ReadJSON(t, c, "session://current", &cur)
+	assert.Check(t, is.Equal(cur.Principal, "dora"))
 }
