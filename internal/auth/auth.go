@@ -1,7 +1,14 @@
 // Package auth says who a request is from. A caller is a principal: on
-// stdio the one local user, over HTTP whoever holds a bearer token. Every
-// per-caller thing — the browser session, kept files, flows, secrets — is
-// keyed by the principal, so one caller never sees another's.
+// stdio the one local user, over HTTP whoever holds a bearer token — a
+// static one from FLOW_TOKENS (Tokens) or an access token from an OpenID
+// Connect provider (OIDC). Every per-caller thing — the browser session,
+// kept files, flows, secrets — is keyed by the principal, so one caller
+// never sees another's.
+//
+// Every HTTP surface authenticates through one Authenticator:
+//
+//	a := auth.NewAuthenticator(auth.WithTokens(tokens), auth.WithOIDC(verifier))
+//	http.Handle("/", a.Middleware(mux)) // handlers read auth.Principal(r.Context())
 package auth
 
 import (

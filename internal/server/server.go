@@ -52,8 +52,8 @@ type Config struct {
 	Resources surface.Setting
 	// ExcludeTools are tool names left out of the tool list (FLOW_EXCLUDE_TOOLS).
 	ExcludeTools []string
-	// Tokens authenticate HTTP callers; nil serves every HTTP request as the
-	// local caller, which cmd allows on loopback only.
+	// Tokens authenticate HTTP callers; with none and no OIDC every HTTP
+	// request is the local caller, which cmd allows on loopback only.
 	Tokens *auth.Tokens
 	// OIDC accepts bearer JWTs from an identity provider beside Tokens
 	// (FLOW_OIDC_*); none when its Issuer is empty.
