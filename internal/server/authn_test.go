@@ -14,6 +14,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
 	"github.com/selenium-flow/selenium-flow/internal/servertest/issuer"
@@ -231,4 +232,41 @@ func TestMCPAuthorizationClient(t *testing.T) {
 	var cur sessions.Current
 	servertest.ReadJSON(t, c, "session://current", &cur)
 	assert.Check(t, is.Equal(cur.Principal, "dora"))
+}
+
+// TestOIDCPrincipalsKeepTheirFiles: with real Chromium, a file alice's
+// browser kept is hers alone; carol, signed in at the same provider, sees
+// no file, cannot read it as a resource or download its link, and alice
+// can.
+func TestOIDCPrincipalsKeepTheirFiles(t *testing.T) {
+	servertest.NeedBrowser(t)
+	site := fixtures.Serve(t)
+	idp := issuer.Start(t)
+	hs := withOIDC(t, idp, auth.OIDCConfig{})
+	aliceToken, carolToken := idp.Token(t, issuer.Claims{"sub": "alice"}), idp.Token(t, issuer.Claims{"sub": "carol"})
+	as := func(token string) *servertest.Client {
+		return servertest.ConnectHTTP(t, hs.URL, servertest.Options{Headers: map[string]string{"Authorization": "Bearer " + token}})
+	}
+	alice, carol := as(aliceToken), as(carolToken)
+
+	servertest.CallOK(t, alice, "open_session", map[string]any{"url": site + "/login"})
+	t.Cleanup(func() { servertest.Call(t, alice, "close_session", nil) })
+	servertest.CallOK(t, alice, "screenshot", map[string]any{"filename": "alice-login"})
+	var mine sessions.FileList
+	servertest.ReadJSON(t, alice, "session://files", &mine)
+	assert.Assert(t, is.Len(mine.Files, 1))
+	kept := mine.Files[0]
+
+	var theirs sessions.FileList
+	servertest.ReadJSON(t, carol, "session://files", &theirs)
+	assert.Check(t, is.Len(theirs.Files, 0))
+	_, err := servertest.Read(t, carol, kept.URI)
+	assert.Check(t, err != nil, "carol read alice's file")
+	code, _, body := do(t, hs.Base, call{method: "GET", path: kept.Link, token: carolToken})
+	assert.Check(t, is.Equal(code, http.StatusNotFound))
+	assert.Check(t, !strings.HasPrefix(body, "\x89PNG"))
+	code, _, body = do(t, hs.Base, call{method: "GET", path: kept.Link, token: aliceToken})
+	assert.Check(t, is.Equal(code, http.StatusOK))
+	assert.Check(t, strings.HasPrefix(body, "\x89PNG"))
+	servertest.CallRefused(t, carol, "screenshot", nil, "open_session")
 }
