@@ -82,8 +82,8 @@ func WithHTTPClient(c *http.Client) OIDCOption {
 	return func(o *oidcOptions) { o.client = c }
 }
 
-// WithClock reads the time from now instead of time.Now (tests of
-// expiry at a chosen instant).
+// WithClock reads the time from now instead of time.Now, for expiry and
+// for the key set's refresh interval (tests that move time).
 func WithClock(now func() time.Time) OIDCOption {
 	return func(o *oidcOptions) { o.now = now }
 }
@@ -118,6 +118,9 @@ func NewOIDC(ctx context.Context, cfg OIDCConfig, opts ...OIDCOption) (*OIDC, er
 	}
 	if err := provider.Claims(&discovered); err != nil || discovered.JWKS == "" {
 		return nil, fmt.Errorf("FLOW_OIDC_ISSUER: the discovery document of %s names no jwks_uri, so tokens could not be checked; is it an OpenID Connect provider?", cfg.Issuer)
+	}
+	if u, err := url.Parse(discovered.JWKS); err != nil || !(u.Scheme == "https" || (u.Scheme == "http" && loopbackHost(u.Hostname()))) {
+		return nil, fmt.Errorf("FLOW_OIDC_ISSUER: the discovery document of %s names a jwks_uri that is not https; the keys that sign tokens must come over TLS", cfg.Issuer)
 	}
 	// Our own key set rather than go-oidc's: it refetches on an unknown
 	// key id at most once per refresh, and never for a known one.

@@ -228,6 +228,14 @@ func TestOIDCClaims(t *testing.T) {
 // sentence naming the setting.
 func TestNewOIDC(t *testing.T) {
 	idp := issuer.Start(t)
+	// A provider whose keys would come over plain HTTP from elsewhere.
+	var base string
+	plainKeys := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":"http://keys.example.com/jwks","authorization_endpoint":%q,"token_endpoint":%q}`, base, base+"/a", base+"/t")
+	}))
+	t.Cleanup(plainKeys.Close)
+	base = plainKeys.URL
 	for _, tc := range []struct {
 		name string
 		cfg  OIDCConfig
@@ -236,6 +244,7 @@ func TestNewOIDC(t *testing.T) {
 		{name: "no audience", cfg: OIDCConfig{Issuer: idp.URL}, err: "FLOW_OIDC_AUDIENCE is not set"},
 		{name: "not a URL", cfg: OIDCConfig{Issuer: "idp.example.com", Audience: "a"}, err: "FLOW_OIDC_ISSUER is not an http(s) URL"},
 		{name: "plain http elsewhere", cfg: OIDCConfig{Issuer: "http://idp.example.com", Audience: "a"}, err: "must be https"},
+		{name: "keys over plain http", cfg: OIDCConfig{Issuer: plainKeys.URL, Audience: "a"}, err: "jwks_uri that is not https"},
 		{name: "issuer differs from discovery", cfg: OIDCConfig{Issuer: idp.URL + "/realm", Audience: "a"}, err: "discovery document"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
