@@ -112,12 +112,12 @@ func OpenAPI(entries []resources.Entry, version string) ([]byte, error) {
 		Components: openAPIComponents{
 			SecuritySchemes: map[string]securityScheme{"bearer": {
 				Type: "http", Scheme: "bearer",
-				Description: "A token from the server's FLOW_TOKENS file (or its --token). A server without tokens listens on loopback only and needs none.",
+				Description: "A token from the server's FLOW_TOKENS file (or its --token), or, where the server has FLOW_OIDC_ISSUER set, an access token (JWT) from that identity provider, named in " + ResourceMetadataPath + ". A server without either listens on loopback only and needs none.",
 			}},
 			Responses: map[string]response{
 				"NotFound": {Description: "The server serves no such resource; the body says what exists and an example that works.",
 					Content: map[string]mediaType{"text/plain": {Schema: map[string]any{"type": "string"}}}},
-				"Unauthorized": {Description: "The request carried no bearer token, or one the server does not know.",
+				"Unauthorized": {Description: "The request carried no bearer token, or one the server does not accept (unknown, expired, for another audience); with OIDC the WWW-Authenticate header names the protected-resource metadata. A valid token without the role the server requires gets 403.",
 					Content: map[string]mediaType{"text/plain": {Schema: map[string]any{"type": "string"}}}},
 			},
 		},
