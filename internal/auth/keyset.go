@@ -43,6 +43,10 @@ type keySet struct {
 
 var errKeyNotPublished = errors.New("no key the provider publishes verifies the token")
 
+// fetchFailed starts the error of a key set that could not be read; it
+// survives go-oidc's wrapping (%v) for OIDC.failure to tell it apart.
+const fetchFailed = "fetching keys"
+
 // VerifySignature returns the payload of a token signed by one of the
 // provider's keys.
 func (k *keySet) VerifySignature(ctx context.Context, raw string) ([]byte, error) {
@@ -107,7 +111,7 @@ func (k *keySet) fetch(ctx context.Context) error {
 	defer k.mu.Unlock()
 	k.fetched, k.failed = k.now(), nil
 	if err != nil {
-		k.failed = fmt.Errorf("fetching keys: %w", err)
+		k.failed = fmt.Errorf("%s: %w", fetchFailed, err)
 		return k.failed
 	}
 	k.keys = keys

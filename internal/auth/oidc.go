@@ -215,7 +215,7 @@ func (v *OIDC) failure(raw string, err error) *Failure {
 		f.Message = "The access token has expired. Get a new one" + from + " (sign in again, or use a refresh token) and send it as Authorization: Bearer <token>."
 	case alg != "" && !slices.Contains(Algorithms, alg):
 		f.Message = fmt.Sprintf("The access token is signed with %s, which this server does not accept: it accepts %s only, never none or HMAC. Use a token%s, which signs with one of those.", knownAlg(alg), strings.Join(Algorithms, ", "), from)
-	case strings.Contains(msg, "fetching keys"):
+	case strings.Contains(msg, fetchFailed):
 		f.Status, f.Code = http.StatusServiceUnavailable, ""
 		f.Message = "The server could not fetch its identity provider's signing keys to check the token. Try again shortly; if it persists, the operator should check that the server can reach FLOW_OIDC_ISSUER."
 	case strings.Contains(msg, "failed to verify signature"):

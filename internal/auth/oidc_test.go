@@ -190,12 +190,17 @@ func TestOIDCForgeriesDoNotFetch(t *testing.T) {
 	}
 	assert.Check(t, is.Equal(idp.JWKSFetches(), fetched), "a known key id with a bad signature made a fetch")
 
+	// Concurrent forgeries with unknown key ids share one fetch.
 	c.Add(KeyRefresh)
-	unknown := idp.NewKey(t, published.Alg)
+	forged := idp.Token(t, issuer.Claims{"sub": "alice"}, issuer.SignedBy(idp.NewKey(t, published.Alg)))
+	var wg sync.WaitGroup
 	for range 20 {
-		status, _, _ = get(t, hs.URL, "Bearer "+idp.Token(t, issuer.Claims{"sub": "alice"}, issuer.SignedBy(unknown)))
-		assert.Check(t, is.Equal(status, 401))
+		wg.Go(func() {
+			status, _, _ := get(t, hs.URL, "Bearer "+forged)
+			assert.Check(t, is.Equal(status, 401))
+		})
 	}
+	wg.Wait()
 	assert.Check(t, is.Equal(idp.JWKSFetches(), fetched+1), "unknown key ids made more than one fetch per KeyRefresh")
 }
 
