@@ -7,9 +7,14 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 )
 
-// oidcFromEnv reads the FLOW_OIDC_* settings; the server checks them
-// (auth.NewOIDC) and stops the start with a sentence when they are wrong.
-func oidcFromEnv() auth.OIDCConfig {
+// oidcFromEnv reads the FLOW_OIDC_* settings for an HTTP server; the
+// server checks them (auth.NewOIDC) and stops the start with a sentence
+// when they are wrong. Over stdio there is no bearer to check, so the
+// identity provider is not asked for anything and cannot stop the start.
+func oidcFromEnv(http bool) auth.OIDCConfig {
+	if !http {
+		return auth.OIDCConfig{}
+	}
 	get := func(name string) string { return strings.TrimSpace(os.Getenv(name)) }
 	return auth.OIDCConfig{
 		Issuer:         get("FLOW_OIDC_ISSUER"),

@@ -44,7 +44,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	oidcCfg := oidcFromEnv()
+	oidcCfg := oidcFromEnv(*httpAddr != "")
 	if *httpAddr != "" {
 		if err := auth.CheckListen(*httpAddr, tokens, oidcCfg); err != nil {
 			return err

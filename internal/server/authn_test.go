@@ -270,3 +270,12 @@ func TestOIDCPrincipalsKeepTheirFiles(t *testing.T) {
 	assert.Check(t, strings.HasPrefix(body, "\x89PNG"))
 	servertest.CallRefused(t, carol, "screenshot", nil, "open_session")
 }
+
+// TestStdioIgnoresOIDC: over stdio there is no bearer to check, so an
+// identity provider that cannot be reached does not stop the start.
+func TestStdioIgnoresOIDC(t *testing.T) {
+	c := servertest.Connect(t, servertest.Stdio, servertest.Options{Env: []string{"FLOW_OIDC_ISSUER=https://127.0.0.1:1/nowhere", "FLOW_OIDC_AUDIENCE=a"}})
+	var cur sessions.Current
+	servertest.ReadJSON(t, c, "session://current", &cur)
+	assert.Check(t, is.Equal(cur.Principal, auth.Local))
+}
