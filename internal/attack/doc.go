@@ -17,7 +17,12 @@
 // every common encoding (leaks_test.go). Attacks on one package's own
 // surface are played beside it: foreign Host and Origin, oversized bodies
 // and another caller's transport session in internal/server
-// (httpguard_test.go); a shared flow typing its runner's secrets in tools
+// (httpguard_test.go); forged access tokens (alg none, HS256 keyed with
+// the provider's public key, an unpublished or impostor key), expired,
+// foreign-audience and foreign-issuer tokens, and forged key ids that
+// would make the server hammer the provider's key set in internal/auth
+// (oidc_test.go) and on every HTTP route in internal/server
+// (authn_test.go); a shared flow typing its runner's secrets in tools
 // (TestFlowIsolation); a killed server's orphans in internal/browser
 // (TestKilledServerLeavesNothing); the idle reaper and a running call in
 // internal/sessions; and the parsers a caller reaches in each package's
