@@ -163,6 +163,9 @@ func TestServeOIDC(t *testing.T) {
 		var cur sessions.Current
 		servertest.ReadJSON(t, c, "session://current", &cur)
 		assert.Check(t, is.Equal(cur.Principal, "alice"))
+		// OIDC without tokens is not the open loopback server.
+		code, _, body = do(t, srv.Base, call{method: "GET", path: "/openapi.json"})
+		assert.Check(t, is.Equal(code, http.StatusUnauthorized), body)
 		code, _, body = do(t, srv.Base, call{method: "GET", path: "/openapi.json", token: idp.Token(t, issuer.Claims{"sub": "alice"})})
 		assert.Check(t, is.Equal(code, http.StatusForbidden))
 		assert.Check(t, is.Contains(body, "does not grant the role qa (in its groups claim)"))
