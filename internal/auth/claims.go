@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// MaxRoles is the most roles read from one token; a provider that puts
-// thousands of groups in a token gets the first ones.
-const MaxRoles = 64
-
 // lookupClaim finds a claim by name, or by a dotted path into nested
 // objects ("realm_access.roles"). A claim whose own name has a dot is
 // found by that name first.
@@ -35,6 +31,8 @@ func lookupClaim(claims map[string]any, name string) any {
 
 // rolesOf reads a roles claim: a list of strings, or one string of
 // space-separated names as OAuth writes scope. Anything else grants none.
+// The list is not cut short: a required role may come late in a long
+// list of groups, and MaxBearer already bounds it.
 func rolesOf(v any) []string {
 	var roles []string
 	switch v := v.(type) {
@@ -46,9 +44,6 @@ func rolesOf(v any) []string {
 				roles = append(roles, s)
 			}
 		}
-	}
-	if len(roles) > MaxRoles {
-		roles = roles[:MaxRoles]
 	}
 	return roles
 }
