@@ -59,3 +59,12 @@ func (s *Store) Principals() []string {
 	}
 	return out
 }
+
+// Has reports whether the principal has a box, without creating one.
+func (s *Store) Has(principal string) bool {
+	if !auth.ValidPrincipal(principal) {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(s.root, principal))
+	return err == nil && fi.IsDir()
+}
