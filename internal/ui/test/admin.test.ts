@@ -58,7 +58,7 @@ describe("Api", () => {
   });
   it("reads a refusal's sentence and problems", async () => {
     const api = new Api("tok", "/admin/api/", fake(422, JSON.stringify({ error: "Not valid.", problems: ["at /steps: x"] })) as unknown as typeof fetch);
-    const err = await api.get("x").catch((e) => e);
+    const err = (await api.get("x").catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(422);
     expect(err.message).toBe("Not valid.");
@@ -66,7 +66,7 @@ describe("Api", () => {
   });
   it("keeps a plain-text refusal", async () => {
     const api = new Api("", "/admin/api/", fake(401, "This server needs a bearer token.") as unknown as typeof fetch);
-    const err = await api.get("x").catch((e) => e);
+    const err = (await api.get("x").catch((e: unknown) => e)) as ApiError;
     expect(err.message).toBe("This server needs a bearer token.");
   });
 });
