@@ -31,10 +31,10 @@ import (
 // own WebDriver code (package browser: its chromedriver, process group
 // and session), finding elements through the session's client.
 type page struct {
-	t    *testing.T
-	s    *browser.Session
-	base string
-	dir  string
+	t     *testing.T
+	s     *browser.Session
+	base  string
+	dir   string
 	shots map[string]string // name -> sha256 of the PNG
 }
 
@@ -337,4 +337,3 @@ func (p *page) shot(name string) {
 		p.shots[name] = fmt.Sprintf("%x", sum)
 	}
 }
-
