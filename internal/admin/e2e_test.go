@@ -60,6 +60,8 @@ func TestE2E(t *testing.T) {
 	assert.NilError(t, err)
 	_, err = box.Keep(files.Screenshots, "checkout.png", picture(t))
 	assert.NilError(t, err)
+	_, err = box.Keep(files.Prints, "receipt.pdf", []byte(minimalPDF))
+	assert.NilError(t, err)
 	srv := servertest.New(t, server.Config{DataDir: dataDir, Tokens: tokens})
 	hs := servertest.ServeHTTP(t, srv)
 	f := fixture{srv: srv, base: hs.Base, dataDir: dataDir}
@@ -124,6 +126,15 @@ func TestE2E(t *testing.T) {
 	p.js(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape"})); return ""`)
 	p.waitGone("#overlay .lightbox")
 
+	// A kept PDF shows in place too.
+	p.click(`button[aria-label="View receipt.pdf"]`)
+	p.waitCSS(`#overlay iframe.pdf-frame[src^="blob:"]`)
+	p.js(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape"})); return ""`)
+	p.waitGone("#overlay .lightbox")
+	if p.js(`return document.activeElement.getAttribute("aria-label")`) != "View receipt.pdf" {
+		t.Error("closing the PDF did not give focus back to its button")
+	}
+
 	// A flow saved with a mistake shows the problem in place.
 	p.go_("#/workspaces/default@bob/flows/login")
 	p.waitCSS("#flow-doc")
@@ -173,6 +184,9 @@ func TestE2E(t *testing.T) {
 	}
 	t.Logf("%d screenshots in %s", len(p.shots), dir)
 }
+
+// minimalPDF is a one-page PDF.
+const minimalPDF = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 100]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 
 // picture is a 320×200 PNG with stripes, the kept screenshot.
 func picture(t *testing.T) []byte {

@@ -13,7 +13,7 @@ import { secretsView, settingsView } from "./views/catalogue";
 import { flowPage, type SaveState } from "./views/flow";
 import { frame, type Theme } from "./views/layout";
 import { signInView } from "./views/signin";
-import { filesTab, flowsTab, historyTab, sitesTab, workspaceView, type FilesData, type HistoryData, type SitesData } from "./views/workspace";
+import { filesTab, flowsTab, historyTab, pdfView, sitesTab, workspaceView, type FilesData, type HistoryData, type SitesData } from "./views/workspace";
 import { workspacesView, type Workspace } from "./views/workspaces";
 
 const THEME_KEY = "selenium-flow-admin-theme";
@@ -70,10 +70,6 @@ async function download(f: FileItem): Promise<void> {
   if (!api || !f.link) return;
   try {
     const url = await api.blobURL(f.link);
-    if (f.mimeType === "application/pdf") {
-      window.open(url, "_blank", "noopener");
-      return;
-    }
     const a = h("a", { href: url, download: f.name });
     document.body.append(a);
     a.click();
@@ -84,7 +80,19 @@ async function download(f: FileItem): Promise<void> {
 }
 
 // The lightbox: the app's own view over the page; Esc closes, arrows step.
-let lightbox: { list: FileItem[]; i: number; back?: HTMLElement | null } | undefined;
+// A PDF shows the same way, in the browser's own viewer.
+let lightbox: { list: FileItem[]; i: number; back?: HTMLElement | null; pdf?: string } | undefined;
+
+async function openPdf(f: FileItem): Promise<void> {
+  if (!api || !f.link) return;
+  try {
+    if (!blobs.has(f.link)) blobs.set(f.link, api.blobURL(f.link));
+    lightbox = { list: [f], i: 0, back: document.activeElement as HTMLElement, pdf: await blobs.get(f.link)! };
+    drawLightbox();
+  } catch (e) {
+    say(e);
+  }
+}
 
 function openLightbox(f: FileItem, list: FileItem[]): void {
   const images = list.filter((x) => (x.mimeType ?? "").startsWith("image/"));
@@ -101,6 +109,11 @@ function drawLightbox(): void {
   const lb = lightbox;
   const f = lb.list[lb.i];
   overlay.className = "overlay";
+  if (lb.pdf) {
+    replaceChildren(overlay, pdfView(f, lb.pdf, closeLightbox));
+    (overlay.querySelector('[aria-label="Close"]') as HTMLElement | null)?.focus();
+    return;
+  }
   replaceChildren(
     overlay,
     lightboxView(f, [lb.i, lb.list.length], env(lb.list), {
@@ -218,6 +231,7 @@ function mainView(r: Route): HTMLElement {
         clearFolder: (folder: string) => void change("DELETE", wsPath(r.ws, `/folders/${folder}`), [filesPath]).catch(() => {}),
         forgetSite: (origin: string) => void change("DELETE", wsPath(r.ws, `/sites/${encodeURIComponent(origin)}`), [wsPath(r.ws, "/sites")]).catch(() => {}),
         clearSites: () => void change("DELETE", wsPath(r.ws, "/sites"), [wsPath(r.ws, "/sites")]).catch(() => {}),
+        openPdf: (f: FileItem) => void openPdf(f),
       };
       let body: HTMLElement;
       switch (r.tab) {
@@ -251,6 +265,7 @@ function render(): void {
     );
   }
   const y = window.scrollY;
+  const focus = focusKey(document.activeElement);
   replaceChildren(
     root,
     frame(me, r, theme(), {
@@ -263,6 +278,20 @@ function render(): void {
     }, main),
   );
   window.scrollTo(0, y);
+  if (focus) (root.querySelector(focus) as HTMLElement | null)?.focus();
+}
+
+/**
+ * A selector that finds the focused control again after a redraw (a pushed
+ * workspace list redraws the page), so a keyboard user keeps their place.
+ */
+function focusKey(el: Element | null): string | undefined {
+  if (!el || el === document.body || !root.contains(el)) return undefined;
+  for (const attr of ["id", "aria-label", "href", "data-uri"]) {
+    const v = el.getAttribute(attr);
+    if (v) return `${el.tagName.toLowerCase()}[${attr}="${CSS.escape(v)}"]`;
+  }
+  return undefined;
 }
 
 /** Keeps the workspace list live: one event stream, reopened when it drops. */

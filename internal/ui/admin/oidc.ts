@@ -62,11 +62,13 @@ export async function finishSignIn(): Promise<string | null> {
   const q = new URLSearchParams(location.search);
   const code = q.get("code");
   const pending = sessionStorage.getItem(PENDING);
-  if (!code || !pending) return null;
+  if (!pending || (!code && !q.get("error"))) return null;
   sessionStorage.removeItem(PENDING);
   const p = JSON.parse(pending);
   history.replaceState(null, "", redirectURI() + (p.hash || ""));
   if (q.get("state") !== p.state) throw new Error("The sign-in answer does not match the sign-in this page started; sign in again.");
+  if (q.get("iss") && q.get("iss") !== p.issuer) throw new Error("The sign-in answer came from another provider than the one asked; sign in again.");
+  if (!code) throw new Error(`The sign-in provider refused: ${q.get("error_description") || q.get("error")}. Sign in again, or with a token.`);
   const d = await discover(p.issuer);
   const res = await fetch(d.token_endpoint, {
     method: "POST",

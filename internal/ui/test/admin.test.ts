@@ -103,9 +103,18 @@ describe("views", () => {
     const file = { name: "a.png", folder: "screenshots", mimeType: "image/png", uri: "session://files/a.png", link: "/admin/api/workspaces/default@bob/files/a.png", size: 10 };
     const el = render(filesTab({ folders: [{ name: "screenshots", count: 1 }, { name: "downloads", count: 0 }], files: [file] }, env({ image: async () => "blob:x", openFile: vi.fn() }), act));
     expect(el.querySelectorAll(".tiles .tile").length).toBe(1);
-    el.querySelector<HTMLButtonElement>('[aria-label="Delete a.png"]')!.click();
+    const del = el.querySelector<HTMLButtonElement>('[aria-label="Delete a.png"]')!;
+    del.click();
+    expect(act.deleteFile).not.toHaveBeenCalled(); // asks first
+    expect(del.textContent).toBe("Confirm delete");
+    del.dispatchEvent(new FocusEvent("blur"));
+    expect(del.textContent).toBe("Delete");
+    del.click();
+    del.click();
     expect(act.deleteFile).toHaveBeenCalledWith(file);
-    el.querySelector<HTMLButtonElement>('[aria-label="Clear screenshots"]')!.click();
+    const clear = el.querySelector<HTMLButtonElement>('[aria-label="Clear screenshots"]')!;
+    clear.click();
+    clear.click();
     expect(act.clearFolder).toHaveBeenCalledWith("screenshots");
     expect(el.querySelector('[aria-label="Clear downloads"]')).toBeNull();
   });

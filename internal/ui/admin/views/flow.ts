@@ -5,6 +5,7 @@ import { h } from "../../src/dom";
 import type { FlowDoc, ViewEnv } from "../../src/types";
 import { skeleton } from "../../src/views/common";
 import { flowView } from "../../src/views/flow";
+import { confirmButton } from "./workspace";
 
 export interface FlowActions {
   save: (text: string) => void;
@@ -70,7 +71,7 @@ export function flowPage(ws: string, name: string, doc: FlowDoc | undefined, env
           { class: "actions" },
           h("button", { class: "btn btn-primary", type: "button", id: "flow-save", onclick: () => act.save(editor.value) }, "Save"),
           h("button", { class: "btn", type: "button", id: "flow-share", onclick: () => act.share(!doc.shared) }, doc.shared ? "Unshare" : "Share"),
-          h("button", { class: "btn btn-danger", type: "button", id: "flow-delete", onclick: act.remove }, "Delete"),
+          Object.assign(confirmButton("Delete", "Confirm delete", act.remove, { id: "flow-delete" }), { className: "btn btn-danger" }),
         ),
       ),
     ),

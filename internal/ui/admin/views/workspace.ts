@@ -25,12 +25,51 @@ export interface HistoryData {
   note?: string;
 }
 
+/**
+ * A button that asks once more before it destroys something: the first
+ * press turns it into "Confirm …", the second runs act; leaving it (blur)
+ * puts it back.
+ */
+export function confirmButton(label: string, confirm: string, act: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = h("button", { class: "link-btn danger", type: "button", ...attrs }, label);
+  let armed = false;
+  b.addEventListener("click", () => {
+    if (armed) return act();
+    armed = true;
+    b.textContent = confirm;
+    b.classList.add("armed");
+  });
+  b.addEventListener("blur", () => {
+    armed = false;
+    b.textContent = label;
+    b.classList.remove("armed");
+  });
+  return b;
+}
+
 export interface WorkspaceActions {
   end: () => void;
   deleteFile: (f: FileItem) => void;
   clearFolder: (folder: string) => void;
   forgetSite: (origin: string) => void;
   clearSites: () => void;
+  /** Shows a kept PDF in place (the app's lightbox shows pictures). */
+  openPdf?: (f: FileItem) => void;
+}
+
+/** A kept PDF over the page, in the browser's own viewer. */
+export function pdfView(f: FileItem, src: string, close: () => void): HTMLElement {
+  return h(
+    "figure",
+    { class: "lightbox pdfbox", role: "dialog", "aria-label": f.name },
+    h("iframe", { class: "pdf-frame", src, title: f.name }),
+    h(
+      "figcaption",
+      { class: "lb-bar" },
+      h("div", { class: "lb-text" }, h("span", { class: "tile-name" }, f.name), h("span", { class: "tile-meta" }, formatBytes(f.size))),
+      h("button", { class: "icon-btn", type: "button", "aria-label": "Close", title: "Close (Esc)", onclick: close }, "×"),
+    ),
+  );
 }
 
 const TABS: [Tab, string][] = [
@@ -77,9 +116,7 @@ export function filesTab(d: FilesData | undefined, env: ViewEnv, act: WorkspaceA
           { class: "chip chip-static" },
           f.name,
           h("span", { class: "chip-count" }, String(f.count)),
-          f.count
-            ? h("button", { class: "link-btn", type: "button", "aria-label": `Clear ${f.name}`, onclick: () => act.clearFolder(f.name) }, "clear")
-            : null,
+          f.count ? confirmButton("clear", `clear all ${f.count}?`, () => act.clearFolder(f.name), { "aria-label": `Clear ${f.name}` }) : null,
         ),
       ),
     ),
@@ -109,8 +146,11 @@ export function filesTab(d: FilesData | undefined, env: ViewEnv, act: WorkspaceA
             h(
               "td",
               { class: "row-actions" },
-              env.save ? h("button", { class: "link-btn", type: "button", onclick: () => env.save!(f) }, f.mimeType === "application/pdf" ? "Open" : "Download") : null,
-              h("button", { class: "link-btn danger", type: "button", "aria-label": `Delete ${f.name}`, onclick: () => act.deleteFile(f) }, "Delete"),
+              f.mimeType === "application/pdf" && act.openPdf
+                ? h("button", { class: "link-btn", type: "button", "aria-label": `View ${f.name}`, onclick: () => act.openPdf!(f) }, "View")
+                : null,
+              env.save ? h("button", { class: "link-btn", type: "button", "aria-label": `Download ${f.name}`, onclick: () => env.save!(f) }, "Download") : null,
+              confirmButton("Delete", "Confirm delete", () => act.deleteFile(f), { "aria-label": `Delete ${f.name}` }),
             ),
           ),
         ),
@@ -133,7 +173,9 @@ export function sitesTab(d: SitesData | undefined, now: Date, act: WorkspaceActi
     view.append(empty("No saved site data", "Cookies and storage a workspace keeps per origin show up here."));
     return view;
   }
-  view.append(h("button", { class: "btn btn-danger", type: "button", onclick: act.clearSites }, "Clear all site data"));
+  const clear = confirmButton("Clear all site data", "Confirm: clear all", act.clearSites);
+  clear.className = "btn btn-danger";
+  view.append(clear);
   view.append(
     h(
       "ul",
@@ -144,7 +186,7 @@ export function sitesTab(d: SitesData | undefined, now: Date, act: WorkspaceActi
           { class: "plain-row" },
           h("span", { class: "mono" }, s.origin),
           h("span", { class: "muted small" }, `${s.cookies} cookies · ${s.storage} keys${s.savedAt ? " · saved " + formatWhen(s.savedAt, now) : ""}`),
-          h("button", { class: "link-btn danger", type: "button", "aria-label": `Forget ${s.origin}`, onclick: () => act.forgetSite(s.origin) }, "Forget"),
+          confirmButton("Forget", "Confirm forget", () => act.forgetSite(s.origin), { "aria-label": `Forget ${s.origin}` }),
         ),
       ),
     ),
