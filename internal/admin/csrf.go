@@ -42,11 +42,11 @@ func guardMutations(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if r.ContentLength != 0 || r.Header.Get("Content-Type") != "" {
-			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" && r.ContentLength != 0 {
-				writeJSON(w, http.StatusUnsupportedMediaType, problem{Error: "Send the body as JSON with Content-Type: application/json."})
-				return
-			}
+		// A body (or a chunked one, length -1) must be JSON: a form post
+		// is what a page of another site could send without asking.
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); r.ContentLength != 0 && mt != "application/json" {
+			writeJSON(w, http.StatusUnsupportedMediaType, problem{Error: "Send the body as JSON with Content-Type: application/json."})
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

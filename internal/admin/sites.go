@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 	"net/http"
+	"strings"
 )
 
 // Site is one origin's saved data in a workspace (cookies, storage).
@@ -113,11 +114,6 @@ func (a *Admin) listHistory(w http.ResponseWriter, r *http.Request) {
 
 // workspaceName is the name part of {ws}, checked by workspaceOf.
 func workspaceName(r *http.Request) string {
-	id := r.PathValue("ws")
-	for i := range len(id) {
-		if id[i] == '@' {
-			return id[:i]
-		}
-	}
-	return id
+	name, _, _ := strings.Cut(r.PathValue("ws"), "@")
+	return name
 }

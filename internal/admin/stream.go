@@ -10,6 +10,10 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 )
 
+// settle is how long the loop lets a burst of changes (a flow's steps
+// each use the browser) run together before it lists the browsers once.
+const settle = 200 * time.Millisecond
+
 // heartbeat keeps an idle event stream open through proxies that close
 // silent connections.
 const heartbeat = 25 * time.Second
@@ -63,6 +67,11 @@ func (h *hub) run() func() {
 			case <-done:
 				return
 			case <-changes:
+				select {
+				case <-done:
+					return
+				case <-time.After(settle):
+				}
 				// Listed once here, not once per page: asking each
 				// browser its URL is a WebDriver call.
 				open := h.a.sessions.Inventory()

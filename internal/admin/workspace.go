@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -100,7 +101,7 @@ func (a *Admin) workspacesOf(c caller, open []sessions.Summary) []Workspace {
 		}
 	}
 	var out []Workspace
-	for _, owner := range slices.Sorted(mapsKeys(owners)) {
+	for _, owner := range slices.Sorted(maps.Keys(owners)) {
 		if !auth.ValidPrincipal(owner) {
 			continue
 		}
@@ -115,16 +116,6 @@ func (a *Admin) workspacesOf(c caller, open []sessions.Summary) []Workspace {
 		out = append(out, ws)
 	}
 	return out
-}
-
-func mapsKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // counts are a workspace's kept files, own flows and sites with data.
