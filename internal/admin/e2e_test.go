@@ -91,8 +91,13 @@ func TestE2E(t *testing.T) {
 	assert.NilError(t, s.Navigate(hs.Base+"/admin"))
 	p.waitCSS("#token")
 	p.shotBoth("signin")
-	p.el("#token").SendKeys(aliceToken)
-	p.click("#sign-in")
+	// By keyboard: the token field has focus; Enter submits.
+	if p.js(`return document.activeElement.id`) != "token" {
+		t.Error("the token field does not have focus")
+	}
+	if err := p.el("#token").SendKeys(aliceToken + selenium.EnterKey); err != nil {
+		t.Fatal(err)
+	}
 	p.waitCSS(`.ws-row[data-ws="default@bob"][data-state="closed"]`)
 	p.waitCSS(`.ws-row[data-ws="default@alice"]`)
 	if tok := p.js(`return sessionStorage.getItem("selenium-flow-admin-token")`); tok != aliceToken {
@@ -114,8 +119,11 @@ func TestE2E(t *testing.T) {
 	}
 	p.shotBoth("workspaces")
 
-	// A kept screenshot in the lightbox.
-	p.go_("#/workspaces/default@bob/files")
+	// A kept screenshot in the lightbox; into bob's workspace by keyboard.
+	if err := p.el(`.ws-row[data-ws="default@bob"] .ws-name`).SendKeys(selenium.EnterKey); err != nil {
+		t.Fatal(err)
+	}
+	p.wait("bob's files", func() bool { return p.js(`return location.hash`) == "#/workspaces/default%40bob/files" })
 	p.waitCSS(`button.tile[data-uri="session://files/checkout.png"] img`)
 	p.click(`button.tile[data-uri="session://files/checkout.png"]`)
 	p.waitCSS(`#overlay .lightbox .lb-stage img`)

@@ -32,6 +32,18 @@ type Workspace struct {
 // workspaceID is "name@owner": principal names hold no "@".
 func workspaceID(owner, name string) string { return name + "@" + owner }
 
+// ParseWorkspaceID reads a workspace id, "name@owner", as the API paths
+// and the page's deep links carry it. The owner must be a valid principal
+// and the name a non-empty run of the same characters; ok is false for
+// anything else.
+func ParseWorkspaceID(id string) (owner, name string, ok bool) {
+	name, owner, found := strings.Cut(id, "@")
+	if !found || !auth.ValidPrincipal(owner) || !auth.ValidPrincipal(name) {
+		return "", "", false
+	}
+	return owner, name, true
+}
+
 // caller is who is asking and whether they may see everyone's.
 type caller struct {
 	principal string
@@ -49,9 +61,9 @@ func (c caller) sees(owner string) bool { return c.operator || c.principal == ow
 // one that does not exist, so its existence is not told.
 func (a *Admin) workspaceOf(w http.ResponseWriter, r *http.Request) (owner string, ok bool) {
 	id := r.PathValue("ws")
-	name, owner, found := strings.Cut(id, "@")
+	owner, name, found := ParseWorkspaceID(id)
 	c := callerOf(r.Context())
-	if !found || name != sessions.DefaultWorkspace || !auth.ValidPrincipal(owner) || !c.sees(owner) {
+	if !found || name != sessions.DefaultWorkspace || !c.sees(owner) {
 		a.refuse(w, http.StatusNotFound, "There is no workspace "+quote(id)+" you can see. Name a workspace as name@owner, e.g. "+workspaceID(c.principal, sessions.DefaultWorkspace)+"; GET "+APIPrefix+"workspaces lists yours.")
 		return "", false
 	}
