@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,7 +162,8 @@ func TestAPI(t *testing.T) {
 		{name: "cross-site", token: bobToken, method: "POST", path: ws + "/flows/login/share", headers: []string{"Sec-Fetch-Site", "cross-site"}, status: 403},
 		{name: "other origin", token: bobToken, method: "DELETE", path: ws + "/flows/login", headers: []string{"Origin", "http://evil.example"}, status: 403, plain: true, has: []string{"FLOW_ALLOWED_ORIGINS"}},
 		{name: "form body", token: bobToken, method: "PUT", path: ws + "/flows/login", body: "a=b", headers: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 415},
-		{name: "PATCH refused", token: bobToken, method: "PATCH", path: ws + "/flows/login", status: 405},
+		{name: "GET is no change", token: bobToken, method: "GET", path: ws + "/flows/login/share", status: 404, has: []string{"GET /admin/api/workspaces"}},
+				{name: "PATCH refused", token: bobToken, method: "PATCH", path: ws + "/flows/login", status: 405},
 		{name: "share", token: bobToken, method: "POST", path: ws + "/flows/login/share", status: 200, has: []string{`"shared":true`}},
 		{name: "unshare by operator", token: aliceToken, method: "POST", path: ws + "/flows/login/unshare", status: 200, hasNot: []string{`"shared":true`}},
 		{name: "carol cannot share bob's", token: carolToken, method: "POST", path: ws + "/flows/login/share", status: 404},
@@ -254,5 +256,15 @@ func TestPage(t *testing.T) {
 		assert.Check(t, is.Contains(csp, tc.want))
 		assert.Check(t, is.Contains(string(body), "<div id=\"app\""))
 		assert.Check(t, !strings.Contains(string(body), "<script>"), "inline script in the page")
+
+		// Its script is a file of its own, served without a token.
+		m := regexp.MustCompile(`src="(/admin/assets/[^"]+\.js)"`).FindStringSubmatch(string(body))
+		assert.Assert(t, m != nil, "no script file in %s", body)
+		st, h, _ = servertest.Get(t, base+m[1], nil)
+		assert.Check(t, is.Equal(st, 200))
+		assert.Check(t, is.Contains(h.Get("Content-Type"), "javascript"))
+		// A path that climbs out of the assets is not served from them.
+		st, _, _ = servertest.Get(t, base+"/admin/assets/../api/settings", nil)
+		assert.Check(t, st != 200, "status %d", st)
 	}
 }
