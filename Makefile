@@ -76,7 +76,8 @@ FUZZ_TARGETS := \
 	./internal/files:FuzzCheckName ./internal/files:FuzzKeep \
 	./internal/auth:FuzzLoadTokens ./internal/auth:FuzzAuthenticate \
 	./internal/secrets:FuzzParseFile ./internal/secrets:FuzzRedact \
-	./internal/refusal:FuzzScrub
+	./internal/refusal:FuzzScrub \
+	./internal/admin:FuzzParseWorkspaceID
 
 fuzz:
 	@failed=; for t in $(FUZZ_TARGETS); do \

@@ -50,6 +50,7 @@ var envVars = [][2]string{
 	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
 	{"FLOW_NO_SCRIPTS", "1 leaves out execute_script, which runs a caller's JavaScript in the page"},
 	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
+	{"FLOW_ADMIN_FRAME_ANCESTORS", "CSP frame-ancestors sources of the admin page at /admin, e.g. 'self' https://intranet.example.com (default 'none': no page may frame it)"},
 }
 
 func main() {

@@ -89,6 +89,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		BrowserDeny:    deny,
 		BrowserAllow:   allow,
 		ListenPorts:    listenPorts,
+
+		AdminFrameAncestors: os.Getenv("FLOW_ADMIN_FRAME_ANCESTORS"),
 	}
 	// Secret values in the environment are read once and leave it, so the
 	// chromedriver and browsers the server starts do not inherit them.

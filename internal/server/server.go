@@ -25,6 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/selenium-flow/selenium-flow/internal/admin"
 	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
@@ -98,6 +99,9 @@ type Config struct {
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
+	// AdminFrameAncestors are the CSP frame-ancestors sources of the admin
+	// page (FLOW_ADMIN_FRAME_ANCESTORS); 'none' when empty.
+	AdminFrameAncestors string
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -132,6 +136,7 @@ type Server struct {
 	http     http.Handler
 	stream   *mcpserver.StreamableHTTPServer // shut down by Close
 	registry registry                        // transport sessions, for the layer (extension.go)
+	admin    *admin.Admin                    // the operator's page (admin.go)
 }
 
 // New builds the server: the stores first, then the tools and every
@@ -189,6 +194,7 @@ func New(cfg Config) (*Server, error) {
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
 				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}))),
 	}
+	s.admin = s.newAdmin(store, flowStore)
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 
 	// An excluded page tool is out of flows too: a flow runs only what a
@@ -467,7 +473,8 @@ func (s *Server) buildHTTP() http.Handler {
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.guardHTTP(s.authenticate(keepURIPaths(mux)))
+	mux.Handle(admin.APIPrefix, s.admin.API())
+	return s.guardHTTP(s.admin.Public(s.authenticate(keepURIPaths(mux))))
 }
 
 func checkSetting(next http.Handler) http.Handler {

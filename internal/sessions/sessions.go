@@ -40,6 +40,10 @@ type Manager struct {
 	stopped  sync.Once
 
 	scrub *refusal.Scrubber // learns each driver's endpoint
+
+	// watchers hear of every open, close and use (inventory.go).
+	watchMu  sync.Mutex
+	watchers []chan struct{}
 }
 
 // Option configures a Manager.
@@ -103,6 +107,7 @@ type Session struct {
 	lastUsed time.Time
 	busy     int             // calls running on it now; the idle reaper leaves it alone
 	kept     map[string]bool // downloads already copied into kept files
+	url      string          // the page's URL when Inventory last asked
 }
 
 // LastUsed is when a tool last used the session.
@@ -240,6 +245,7 @@ func (m *Manager) Open(ctx context.Context, principal string, opts browser.Sessi
 		return prev, true, nil
 	}
 	m.sessions[principal] = s
+	defer m.changed()
 	return s, false, nil
 }
 
@@ -269,6 +275,7 @@ func (m *Manager) Do(principal string, fn func(*Session) error) error {
 	s.lastUsed = m.now()
 	s.mu.Unlock()
 	m.gone(principal, s, err)
+	m.changed()
 	return err
 }
 
@@ -316,6 +323,7 @@ func (m *Manager) Close(ctx context.Context, principal string) (bool, error) {
 	if s == nil {
 		return false, nil
 	}
+	defer m.changed()
 	_, _ = m.KeepDownloads(ctx, s)
 	err := s.Session.Close()
 	m.closeRetired()
@@ -413,6 +421,7 @@ func (m *Manager) closeIdle() {
 	}
 	if len(idle) > 0 {
 		m.closeRetired()
+		m.changed()
 	}
 }
 

@@ -16,14 +16,29 @@ import (
 )
 
 // roots are the inputs of the build, as scripts/stamp.mjs lists them.
-var roots = []string{"index.html", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "vite.host.config.ts", "src", "e2e"}
+var roots = []string{"index.html", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "vite.host.config.ts", "vite.admin.config.ts", "src", "e2e", "admin"}
 
-// built are the outputs the stamp vouches for.
-var built = []string{"dist/index.html", "testdata/host.html"}
+// built are the outputs the stamp vouches for: the shell, the e2e host
+// page and every file of the admin page's build (../admin/dist, embedded
+// by package admin), whose names are hashed.
+func built(t *testing.T) []string {
+	t.Helper()
+	out := []string{"dist/index.html", "testdata/host.html"}
+	err := filepath.WalkDir("../admin/dist", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !strings.HasPrefix(d.Name(), ".") {
+			out = append(out, filepath.ToSlash(p))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("walking ../admin/dist: %v (%s)", err, rebuild)
+	}
+	return out
+}
 
 const gzipLimit = 110 * 1024
 
-const rebuild = "run `npm ci --prefix internal/ui && npm run build --prefix internal/ui` and commit internal/ui/dist and internal/ui/testdata"
+const rebuild = "run `npm ci --prefix internal/ui && npm run build --prefix internal/ui` and commit internal/ui/dist, internal/ui/testdata and internal/admin/dist"
 
 func fileSHA(t *testing.T, path string) string {
 	t.Helper()
@@ -124,7 +139,7 @@ func TestBuildIsFresh(t *testing.T) {
 			problems = append(problems, "the sources hash differs ("+got+" != "+st.sources+")")
 		}
 	}
-	for _, f := range built {
+	for _, f := range built(t) {
 		want, ok := st.built[f]
 		switch {
 		case !ok:
