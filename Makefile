@@ -10,7 +10,7 @@ BIN      := bin/selenium-flow
 ADDR     ?= 127.0.0.1:8765
 export FLOW_DATA_DIR ?= $(CURDIR)/.data
 
-.PHONY: setup build run serve-http generate check-generated docs check-docs vet test test-ui fuzz bench
+.PHONY: setup build run serve-http generate check-generated docs check-docs vet test test-ui fuzz bench bench-peers
 
 setup:
 	@command -v chromedriver >/dev/null 2>&1 || { \
@@ -90,3 +90,16 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+# The side-by-side benchmark against Playwright MCP and chrome-devtools-mcp
+# (internal/peerbench; not part of make test): installs them from npm into
+# a temporary folder, drives them and selenium-flow with the same client on
+# the fixture site and a Django admin, prints a table and writes JSON to
+# $(PEERBENCH_OUT) (default: a file in the temporary folder).
+# PEERBENCH_REPEATS sets the interleaved rounds; FLOW_PEERBENCH_DUMP=DIR keeps
+# each page description there as a file.
+PEERBENCH_REPEATS ?= 10
+PEERBENCH_OUT ?=
+bench-peers:
+	FLOW_PEERBENCH=1 FLOW_PEERBENCH_REPEATS=$(PEERBENCH_REPEATS) FLOW_PEERBENCH_OUT=$(PEERBENCH_OUT) \
+	  $(GO) test -count=1 -run '^TestPeers$$' -v -timeout 30m ./internal/peerbench/

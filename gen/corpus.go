@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/adrg/frontmatter"
+
+	"github.com/selenium-flow/selenium-flow/internal/jsonschema"
 )
 
 // Corpus is everything the table is made from, as read from disk.
@@ -103,8 +105,14 @@ func Load(root string) (*Corpus, error) {
 	c.loadSkills()
 	c.Base = c.readPage("skills/base.md")
 	c.Schema = c.readPage("resources/schemas/flow.schema.json")
-	if c.Schema.Body != nil && !json.Valid(c.Schema.Body) {
-		c.problem(c.Schema.File, 1, "the flow schema is not valid JSON")
+	if c.Schema.Body != nil {
+		// Compiled here, so a schema the flow store could not use fails
+		// go generate, not the first save_flow.
+		if s, err := jsonschema.New(c.Schema.Body); err != nil {
+			c.problem(c.Schema.File, 1, "the flow schema is not valid JSON")
+		} else if err := s.Check(); err != nil {
+			c.problem(c.Schema.File, 1, "the flow schema does not compile: %v", err)
+		}
 	}
 	c.loadRuntime()
 	return c, nil

@@ -118,7 +118,45 @@ func BenchmarkFlowVsCalls(b *testing.B) {
 	b.ReportMetric(perCalls/perFlow, "calls/flow")
 	b.ReportMetric((perCalls-perFlow)/float64(len(steps)), "ms-saved/step")
 	b.ReportMetric(perPing, "ms/ping")
+	// The goal per step: run_flow's ≤ a direct call's less the MCP round
+	// trip (step-flow-ms ≤ step-call-less-rtt-ms).
+	b.ReportMetric(perFlow/float64(len(steps)), "step-flow-ms")
+	b.ReportMetric(perCalls/float64(len(steps))-perPing, "step-call-less-rtt-ms")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkFlow20Steps replays a twenty-step flow (benchSteps twice) on
+// the fixture site and reports steps per second:
+//
+//	go test -run '^$' -bench Flow20Steps -benchtime 5x ./tools/
+func BenchmarkFlow20Steps(b *testing.B) {
+	servertest.NeedBrowser(b)
+	base := fixtures.Serve(b)
+	srv, err := server.New(server.Config{DataDir: b.TempDir(), Secrets: secrets.Sources{File: benchSecrets(b)}})
+	assert.NilError(b, err)
+	b.Cleanup(srv.Close)
+	c := servertest.InProcess(b, srv, servertest.Options{Protocol: servertest.Legacy})
+	steps := append(benchSteps(base), benchSteps(base)...)
+	steps[len(steps)-2] = step("screenshot", "", map[string]any{"filename": "bench2.png"})
+	flowOK(b, c, "open_session", map[string]any{"url": base + "/login"})
+	flowOK(b, c, "save_flow", map[string]any{"document": map[string]any{"name": "bench20", "steps": steps}})
+	run := func() {
+		if res := runFlow(b, c, "bench20", nil, ""); res.IsError {
+			b.Fatal(servertest.Text(res))
+		}
+	}
+	run() // warm
+	var total time.Duration
+	runs := 0
+	for b.Loop() {
+		t0 := time.Now()
+		run()
+		total += time.Since(t0)
+		runs++
+	}
+	perRun := total.Seconds() / float64(runs)
+	b.ReportMetric(float64(len(steps))/perRun, "steps/s")
+	b.ReportMetric(perRun*1000/float64(len(steps)), "ms/step")
 }
 
 // benchSecrets binds secretValue as "login" on 127.0.0.1 for the local caller.

@@ -78,12 +78,12 @@ func (p *pageTools) report(ctx context.Context, s *sessions.Session, what string
 	var b strings.Builder
 	b.WriteString(what + ".")
 	if ev.Dialog == nil && ev.Now == nil {
-		title, err := s.Title()
+		// Where costs no command after an action whose settle read it.
+		at, err := s.Where()
 		if errors.Is(err, browser.ErrDialog) {
 			ev.Dialog, _ = s.Dialog()
 		} else {
-			u, _ := s.CurrentURL()
-			fmt.Fprintf(&b, " The page is now %q at %s.", title, u)
+			fmt.Fprintf(&b, " The page is now %q at %s.", at.Title, at.URL)
 		}
 	}
 	if !ev.Empty() {

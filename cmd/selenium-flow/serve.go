@@ -36,6 +36,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return err
 	}
+	if *httpAddr == "" {
+		stdout = holdGC(stdout) // until the first answer on stdio: startgc.go
+	}
 	setting, err := surface.ParseSetting(*res)
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -122,10 +121,10 @@ func (s *Session) write(loc Locator, text string, clear, secret bool) error {
 	// The lookup also tells whether WebDriver's Clear would change nothing
 	// (an empty text field in view), which then is not sent. The text is
 	// typed by WebDriver's Element Send Keys, key event by key event.
-	return s.withElement(op, loc, resolveOpts{Clear: clear}, func(el selenium.WebElement, r resolved) error {
+	return s.withElement(op, loc, resolveOpts{Clear: clear, Kind: true}, func(el selenium.WebElement, r resolved) error {
 		// Typing into a file input would hand the page a path (keys.go).
-		if err := s.notFileInput(el); err != nil {
-			return s.fail(op, err)
+		if r.FileInput {
+			return s.fail(op, ErrFileInput)
 		}
 		if clear && !r.ClearNoop {
 			if err := el.Clear(); err != nil {
@@ -193,20 +192,11 @@ func (s *Session) PressKey(key string) error {
 // lists the options there are.
 func (s *Session) Select(loc Locator, option string) error {
 	op := "select " + strconv.Quote(truncate(option, 100)) + " in " + loc.String()
-	return s.withElement(op, loc, resolveOpts{}, func(el selenium.WebElement, _ resolved) error {
-		var r struct {
-			OK        bool            `json:"ok"`
-			NotSelect bool            `json:"notSelect"`
-			Kind      string          `json:"kind"`
-			Options   []string        `json:"options"`
-			N         int             `json:"n"`
-			Disabled  bool            `json:"disabled"`
-			Multiple  bool            `json:"multiple"`
-			Selected  bool            `json:"selected"`
-			El        json.RawMessage `json:"el"`
-		}
-		if err := s.script("option", map[string]any{"option": option}, el, &r); err != nil {
-			return s.fail(op, err)
+	// The lookup picks the option too: one script for both.
+	return s.withElement(op, loc, resolveOpts{Option: &option}, func(_ selenium.WebElement, found resolved) error {
+		r := found.Option
+		if r == nil {
+			return fmt.Errorf("%s: the page did not say which option fits", op)
 		}
 		switch {
 		case r.NotSelect:

@@ -61,7 +61,7 @@ func (e Events) String() string {
 // are still there, and reads a dialog that a command met. Errors are left
 // to the next command, which meets them too.
 func (s *Session) TakeEvents() Events {
-	if err := s.begin(); err != nil {
+	if err := s.beginKeepPlace(); err != nil {
 		return Events{}
 	}
 	defer s.mu.Unlock()

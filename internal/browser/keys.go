@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -88,21 +87,4 @@ func (s *Session) Submit(loc Locator) error {
 		return err
 	}
 	return s.PressKey("Enter")
-}
-
-// notFileInput refuses el when it is an <input type=file>. The caller
-// holds the lock.
-func (s *Session) notFileInput(el selenium.WebElement) error {
-	ref, err := elementRef(el)
-	if err != nil {
-		return err
-	}
-	v, err := s.raw(context.Background(), "GET", "/element/"+ref[w3cElement]+"/property/type", nil)
-	if err != nil {
-		return err
-	}
-	if string(v) == `"file"` {
-		return ErrFileInput
-	}
-	return nil
 }

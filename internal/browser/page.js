@@ -1415,6 +1415,20 @@ function exposure(max) {
   return {text: parts.join('\n'), cut, filled};
 }
 
+// pickOption finds the option of the <select> el whose text (or value)
+// is option: exact first, then by substring unless names must match whole.
+function pickOption(el, option) {
+  if (el.localName !== 'select') return {ok: false, notSelect: true, kind: kindOf(el)};
+  const opts = [...el.options];
+  const want = low(option);
+  let m = opts.filter(o => low(o.text) === want);
+  if (!m.length) m = opts.filter(o => o.value === option);
+  if (!m.length && !exactNames) m = opts.filter(o => low(o.text).includes(want));
+  const names = opts.map(o => norm(o.text) || o.value);
+  if (m.length !== 1) return {ok: false, options: names, n: m.length};
+  return {ok: true, el: m[0], disabled: m[0].disabled || !!(m[0].parentElement && m[0].parentElement.disabled), multiple: el.multiple, selected: m[0].selected};
+}
+
 function run(op, a, el, o) {
   exactNames = !!(o && o.exact);
   switch (op) {
@@ -1427,6 +1441,9 @@ function run(op, a, el, o) {
       try { r = {ok: true, el: resolveOne(a.loc, 0, !!a.allowHidden)}; } catch (e) { return fail(e); }
       if (a.clear) { try { r.clearNoop = clearIsNoop(r.el); } catch (e) { r.clearNoop = false; } }
       if (a.mark) { try { r.marked = mark(); } catch (e) { r.marked = false; } }
+      if (a.kind) { r.fileInput = r.el.type === 'file'; }
+      // option picks a <select>'s option in the same call (Select).
+      if (a.option != null) r.option = pickOption(r.el, a.option);
       return r;
     }
     case 'outline': {
@@ -1437,17 +1454,8 @@ function run(op, a, el, o) {
     }
     case 'check':
       return check(a);
-    case 'option': {
-      if (el.localName !== 'select') return {ok: false, notSelect: true, kind: kindOf(el)};
-      const opts = [...el.options];
-      const want = low(a.option);
-      let m = opts.filter(o => low(o.text) === want);
-      if (!m.length) m = opts.filter(o => o.value === a.option);
-      if (!m.length && !exactNames) m = opts.filter(o => low(o.text).includes(want));
-      const names = opts.map(o => norm(o.text) || o.value);
-      if (m.length !== 1) return {ok: false, options: names, n: m.length};
-      return {ok: true, el: m[0], disabled: m[0].disabled || !!(m[0].parentElement && m[0].parentElement.disabled), multiple: el.multiple, selected: m[0].selected};
-    }
+    case 'option':
+      return pickOption(el, a.option);
     case 'selectFallback': {
       const o = el; const s = o.closest('select');
       o.selected = true;

@@ -121,6 +121,10 @@ type Session struct {
 	win windowState
 	// oracle is what the session knows of secrets typed in it (exposure.go).
 	oracle oracleState
+	// place is where the page was when settle's last probe answered
+	// (where.go), for the report that follows the action; nil when no
+	// probe ran since, or it ran inside a frame. Guarded by mu.
+	place *Place
 }
 
 // NewSession opens a browser session on the Driver.
@@ -357,6 +361,16 @@ func (s *Session) removeTemp() {
 // begin takes the session lock for one operation and reports an ended
 // session at once. The caller must call s.mu.Unlock.
 func (s *Session) begin() error {
+	if err := s.beginKeepPlace(); err != nil {
+		return err
+	}
+	s.place = nil // any command may change the page: where it was is stale
+	return nil
+}
+
+// beginKeepPlace is begin for TakeEvents and Where, which run between an
+// action and its report and leave what the action's settle saw.
+func (s *Session) beginKeepPlace() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -510,12 +524,34 @@ type resolveOpts struct {
 	Clear bool `json:"clear,omitempty"`
 	// Mark prepares settle, as mark does, once the element is found.
 	Mark bool `json:"mark,omitempty"`
+	// Kind asks whether the element is a file input (resolved.FileInput),
+	// which write refuses, in the lookup rather than a command of its own.
+	Kind bool `json:"kind,omitempty"`
+	// Option picks the option of that text or value when the element is
+	// a <select> (resolved.Option), for Select, in the same call.
+	Option *string `json:"option,omitempty"`
 }
 
 // resolved is what resolve learned besides the element.
 type resolved struct {
 	ClearNoop bool `json:"clearNoop"`
 	Marked    bool `json:"marked"`
+	FileInput bool `json:"fileInput"`
+	// Option is what resolveOpts.Option found.
+	Option *optionPick `json:"option"`
+}
+
+// optionPick is the option a Select asked for, or why there is none.
+type optionPick struct {
+	OK        bool            `json:"ok"`
+	NotSelect bool            `json:"notSelect"`
+	Kind      string          `json:"kind"`
+	Options   []string        `json:"options"`
+	N         int             `json:"n"`
+	Disabled  bool            `json:"disabled"`
+	Multiple  bool            `json:"multiple"`
+	Selected  bool            `json:"selected"`
+	El        json.RawMessage `json:"el"`
 }
 
 // resolve finds the one element l addresses. The caller holds the lock.

@@ -22,15 +22,17 @@ if (window.navigation && !window.__sfNav) { window.__sfNav = true; navigation.ad
 const markScript = markBody + "\nreturn true;"
 
 // probeScript reports which document answers: "old" (still the marked one,
-// not leaving), "leaving" (the marked one, unloading), or "new:<readyState>".
-const probeScript = `if (window.__sfMarked) { return window.__sfLeaving ? 'leaving' : 'old'; }
-return 'new:' + document.readyState;`
+// not leaving), "leaving" (the marked one, unloading), or "new:<readyState>",
+// with the document's title and URL beside it ([state, title, url]): the
+// report after the action says where the page is, without two commands of
+// its own (where.go).
+const probeScript = `return [window.__sfMarked ? (window.__sfLeaving ? 'leaving' : 'old') : 'new:' + document.readyState, document.title, location.href];`
 
 // firstProbeScript is probeScript run once the page has had a task of
 // its own after the action: a handler that navigates from a timer of 0 ms
 // has done so by then. The page waits, not the server: no fixed pause.
 const firstProbeScript = `var done = arguments[arguments.length - 1];
-setTimeout(function () { done(window.__sfMarked ? (window.__sfLeaving ? 'leaving' : 'old') : 'new:' + document.readyState); }, 0);`
+setTimeout(function () { done([window.__sfMarked ? (window.__sfLeaving ? 'leaving' : 'old') : 'new:' + document.readyState, document.title, location.href]); }, 0);`
 
 // How long settle waits for a navigation that started, how often it
 // looks, and from when it asks whether the navigation became a download.
@@ -81,7 +83,7 @@ func (s *Session) settle() error {
 		} else {
 			v, err = s.wd.ExecuteScript(probeScript, nil)
 		}
-		state, _ := v.(string)
+		state, place := probed(v)
 		if err != nil || state != "old" {
 			s.newDoc = true // another document answers, or soon will
 		}
@@ -97,8 +99,10 @@ func (s *Session) settle() error {
 		case state == "old":
 			// No navigation began, the navigation event nor unloading:
 			// the action is done.
+			s.keepPlace(place)
 			return nil
 		case state == "new:complete", state == "new:interactive":
+			s.keepPlace(place)
 			return nil
 		case state == "leaving" && time.Since(start) >= downloadLook && s.downloadSince(start):
 			// The navigation became a download: the page stays.
@@ -110,4 +114,19 @@ func (s *Session) settle() error {
 		}
 		time.Sleep(settleTick)
 	}
+}
+
+// probed reads a probe's answer: the state, and where the page is.
+func probed(v any) (string, *Place) {
+	a, _ := v.([]any)
+	if len(a) != 3 {
+		return "", nil
+	}
+	state, _ := a[0].(string)
+	title, ok1 := a[1].(string)
+	u, ok2 := a[2].(string)
+	if !ok1 || !ok2 {
+		return state, nil
+	}
+	return state, &Place{Title: title, URL: u}
 }

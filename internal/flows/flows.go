@@ -5,7 +5,6 @@
 package flows
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,9 +16,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
+	"github.com/selenium-flow/selenium-flow/internal/jsonschema"
 )
 
 // Flow is a flow document, in the shape of flow://schema.
@@ -82,33 +80,22 @@ func URI(name string) string { return "flow://flows/" + name }
 // per flow, each written atomically.
 type Store struct {
 	root string
-	// schema compiles flow://schema on first use: compiling checks it
-	// against the JSON Schema metaschema, a few milliseconds a stdio
-	// client would otherwise wait for at every start.
-	schema func() (*jsonschema.Schema, error)
+	// schema is flow://schema, compiled on first use (internal/jsonschema).
+	schema *jsonschema.Schema
 	mu     sync.RWMutex
 }
 
-// Open returns the store rooted at root; schema is the flow://schema document.
-func Open(root string, schema []byte) (*Store, error) {
+// Open returns the store rooted at root; schemaDoc is the flow://schema
+// document, compiled on the first Parse.
+func Open(root string, schemaDoc []byte) (*Store, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("flows: the data folder cannot hold flows: %w", errors.Unwrap(err))
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	sch, err := jsonschema.New(schemaDoc)
 	if err != nil {
-		return nil, fmt.Errorf("flows: the flow schema is not JSON: %w", err)
+		return nil, fmt.Errorf("flows: the flow schema: %w", err)
 	}
-	return &Store{root: root, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource("flow://schema", doc); err != nil {
-			return nil, fmt.Errorf("flows: %w", err)
-		}
-		sch, err := c.Compile("flow://schema")
-		if err != nil {
-			return nil, fmt.Errorf("flows: the flow schema does not compile: %w", err)
-		}
-		return sch, nil
-	})}, nil
+	return &Store{root: root, schema: sch}, nil
 }
 
 // InvalidError is a flow document refused by the schema or by the checks
@@ -127,20 +114,16 @@ var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 // say: parameter names unique, every {{placeholder}} a declared parameter,
 // step ids unique.
 func (s *Store) Parse(doc []byte) (Flow, error) {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
 		return Flow{}, &InvalidError{Problems: []string{"it is not JSON (" + err.Error() + ")"}}
 	}
-	schema, err := s.schema()
-	if err != nil {
-		return Flow{}, err
-	}
-	if err := schema.Validate(v); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			return Flow{}, err
+	if err := s.schema.Validate(v); err != nil {
+		var inv *jsonschema.InvalidError
+		if !errors.As(err, &inv) {
+			return Flow{}, fmt.Errorf("flows: %w", err)
 		}
-		return Flow{}, &InvalidError{Problems: leafProblems(ve)}
+		return Flow{}, &InvalidError{Problems: problems(inv)}
 	}
 	var f Flow
 	if err := json.Unmarshal(doc, &f); err != nil {
@@ -185,30 +168,13 @@ func (s *Store) Parse(doc []byte) (Flow, error) {
 	return f, nil
 }
 
-func leafProblems(ve *jsonschema.ValidationError) []string {
-	out := ve.BasicOutput()
-	var probs []string
-	for _, u := range out.Errors {
-		if u.Error == nil {
-			continue
-		}
-		msg := u.Error.String()
-		if strings.HasPrefix(msg, "validation failed") {
-			continue
-		}
-		loc := u.InstanceLocation
-		if loc == "" {
-			loc = "/"
-		}
-		p := "at " + loc + ": " + msg
-		if !slices.Contains(probs, p) {
-			probs = append(probs, p)
-		}
+// problems quotes the schema's problems as the refusal lists them.
+func problems(inv *jsonschema.InvalidError) []string {
+	out := make([]string, len(inv.Problems))
+	for i, p := range inv.Problems {
+		out[i] = p.String()
 	}
-	if len(probs) == 0 {
-		probs = []string{ve.Error()}
-	}
-	return probs
+	return out
 }
 
 func orNone(s []string) string {
