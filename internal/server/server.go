@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/netip"
@@ -24,10 +25,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/config"
 	"github.com/selenium-flow/selenium-flow/internal/egress"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
@@ -95,6 +98,18 @@ type Config struct {
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
+	// Logger receives one line per tool call and per HTTP request
+	// (observe.go); slog.Default() when nil.
+	Logger *slog.Logger
+	// TracerProvider makes the spans of MCP requests, tool calls and
+	// WebDriver commands (telemetry.Tracing); none are made when nil.
+	TracerProvider trace.TracerProvider
+	// MetricsPublic serves GET /metrics without a token
+	// (FLOW_METRICS_PUBLIC=1); by default it needs one like every path.
+	MetricsPublic bool
+	// Settings are the effective settings with their sources, secrets
+	// masked (config.Config.Settings), for the admin page's Settings view.
+	Settings []config.Shown
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -123,6 +138,7 @@ type Server struct {
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
 	warnings []error
+	obs      *observer // metrics, traces and logs (observe.go)
 
 	httpOnce sync.Once
 	http     http.Handler
@@ -167,8 +183,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var open func() int // the open-browsers gauge reads the manager made below
+	obs := newObserver(cfg, func() int { return open() })
 	s := &Server{
 		cfg:      cfg,
+		obs:      obs,
 		secrets:  sec,
 		scrub:    scrub,
 		warnings: slices.DeleteFunc([]error{secErr}, func(e error) bool { return e == nil }),
@@ -178,8 +197,10 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithScrubber(scrub),
 			sessions.WithDriverOptions(
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
-				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}))),
+				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}),
+				browser.WithTransport(obs.webDriver))),
 	}
+	open = s.sessions.Len
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 
 	// An excluded page tool is out of flows too: a flow runs only what a
@@ -346,11 +367,12 @@ func (s *Server) offered(ctx context.Context, name string) error {
 // handle puts a tool handler behind the middleware every call goes
 // through, in this order from the outside in: secrets redacted from what
 // the client will see, errors and panics made into scrubbed isError
-// results, and tools the caller is not offered refused. It is the MCP
+// results, the call's span, metrics and log line (observe.go), and tools
+// the caller is not offered refused. It is the MCP
 // server's one tool middleware, and flow steps are wrapped with it, so
 // tools/call and a step reach a handler only this way.
 func (s *Server) handle(h mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
-	return s.redactSecrets(s.refusals(s.onlyOffered(h)))
+	return s.redactSecrets(s.refusals(s.observe(s.onlyOffered(h))))
 }
 
 // onlyOffered refuses a call to a tool the caller is not offered, with the
@@ -457,8 +479,9 @@ func (s *Server) buildHTTP() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
+	mux.Handle("GET "+MetricsPath, s.obs.metrics.Handler())
 	s.mountReadAPI(mux)
-	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
+	return s.observeHTTP(mux, s.guardHTTP(s.metricsAuth(s.cfg.Tokens.Middleware(notePrincipal(keepURIPaths(mux))))))
 }
 
 func checkSetting(next http.Handler) http.Handler {
