@@ -64,10 +64,10 @@ func (o *observer) webDriver(next http.RoundTripper) http.RoundTripper {
 	return telemetry.WebDriver{Next: next, Metrics: o.metrics, Endpoint: o.endpoint, Tracer: o.tracer, Actions: o.actions}
 }
 
-// principalID is how logs name a principal: the first 12 hex digits of
-// the SHA-256 of its name, so an operator who knows a name can find its
+// PrincipalID is the id log lines give a principal: the first 12 hex digits
+// of the SHA-256 of its name, so an operator who knows a name can find its
 // lines (printf %s NAME | sha256sum) and a log shows no one's name.
-func principalID(name string) string {
+func PrincipalID(name string) string {
 	if name == "" {
 		return ""
 	}
@@ -116,7 +116,7 @@ func (s *Server) observe(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFu
 				method = "flow step"
 			}
 			o.log.LogAttrs(ctx, slog.LevelInfo, "tool call", slog.String("method", method), slog.String("tool", tool),
-				slog.Duration("duration", d), slog.String("outcome", string(outcome)), slog.String("principal", principalID(principal)))
+				slog.Duration("duration", d), slog.String("outcome", string(outcome)), slog.String("principal", PrincipalID(principal)))
 		}()
 		res, err = next(ctx, req)
 		outcome = outcomeOf(res, err)
@@ -178,7 +178,7 @@ func (s *Server) observeHTTP(mux *http.ServeMux, next http.Handler) http.Handler
 		}
 		o.metrics.HTTPRequest(route, r.Method, rec.status, d)
 		o.log.LogAttrs(ctx, slog.LevelInfo, "http request", slog.String("method", r.Method), slog.String("route", route),
-			slog.Int("status", rec.status), slog.Duration("duration", d), slog.String("principal", principalID(slot.name)))
+			slog.Int("status", rec.status), slog.Duration("duration", d), slog.String("principal", PrincipalID(slot.name)))
 	})
 }
 
