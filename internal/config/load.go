@@ -75,7 +75,11 @@ func Load(flags *Flags, environ []string) (*Config, error) {
 	for _, s := range table {
 		c.values[s.Key] = Value{Setting: s, Value: s.Default, Source: FromDefault}
 	}
-	set := func(key, v string, src Source) { val := c.values[key]; val.Value, val.Source = v, src; c.values[key] = val }
+	set := func(key, v string, src Source) {
+		val := c.values[key]
+		val.Value, val.Source = v, src
+		c.values[key] = val
+	}
 
 	// The file's name comes from the command line or the environment
 	// only: a file cannot name another file.

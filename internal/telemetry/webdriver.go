@@ -84,7 +84,7 @@ func Command(method, path string) string {
 		s := segs[i]
 		if i > start {
 			switch segs[i-1] {
-			case "session", "element", "shadow", "window", "frame", "cookie", "attribute", "property", "css":
+			case "session", "element", "shadow", "window", "frame", "cookie", "attribute", "property", "css", "files":
 				if s != "" && s != "active" && s != "rect" && s != "parent" && s != "new" && s != "handles" {
 					s = "{id}"
 				}
