@@ -74,7 +74,7 @@ FUZZ_TARGETS := \
 	./internal/browser:FuzzParseLocator ./internal/browser:FuzzValidate ./internal/browser:FuzzParseKey \
 	./internal/flows:FuzzParse ./internal/flows:FuzzBind \
 	./internal/files:FuzzCheckName ./internal/files:FuzzKeep \
-	./internal/auth:FuzzLoadTokens \
+	./internal/auth:FuzzLoadTokens ./internal/config:FuzzParseFile \
 	./internal/secrets:FuzzParseFile ./internal/secrets:FuzzRedact \
 	./internal/refusal:FuzzScrub
 

@@ -69,6 +69,8 @@ func TestFileRefusals(t *testing.T) {
 		want []string // every one is in the error
 	}{
 		{"unknown key", "idle_timeout: 5m\n\nidle_timout: 5m\n", []string{":3: unknown key \"idle_timout\"", "idle_timeout", "selenium-flow config --help"}},
+		{"a flag's spelling", "idle-timeout: 5m\n", []string{":1: unknown key \"idle-timeout\"; did you mean idle_timeout?"}},
+		{"a variable's spelling", "FLOW_DATA_DIR: /x\n", []string{"did you mean data_dir?"}},
 		{"the file names a file", "config: other.yaml\n", []string{":1: config names the file itself", "--config or FLOW_CONFIG"}},
 		{"a key twice", "http: a\nhttp: b\n", []string{":2: http is set twice (first on line 1)"}},
 		{"not a mapping", "- a\n- b\n", []string{":1: the file must be a mapping"}},

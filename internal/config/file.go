@@ -48,6 +48,9 @@ func parseFile(path string, data []byte) ([]fileEntry, error) {
 		s, ok := lookup(k.Value)
 		switch {
 		case !ok:
+			if near := nearKey(k.Value); near != "" {
+				return nil, fmt.Errorf("%s:%d: unknown key %q; did you mean %s? (keys use underscores: run selenium-flow config --help)", path, k.Line, k.Value, near)
+			}
 			return nil, fmt.Errorf("%s:%d: unknown key %q; the keys are %s (run selenium-flow config --help)", path, k.Line, k.Value, strings.Join(Keys(), ", "))
 		case s.Key == "config":
 			return nil, fmt.Errorf("%s:%d: config names the file itself; give it with --config or FLOW_CONFIG, not inside a file", path, k.Line)
@@ -91,4 +94,16 @@ func scalar(s Setting, v *yaml.Node) (string, error) {
 		return strings.Join(parts, s.Join), nil
 	}
 	return "", fmt.Errorf("takes a plain value (text, a number or yes/no), not a mapping")
+}
+
+// nearKey is the declared key a mistyped one stands for when it is the
+// flag's or the variable's spelling (idle-timeout, FLOW_IDLE_TIMEOUT).
+func nearKey(k string) string {
+	k = strings.ToLower(strings.ReplaceAll(strings.TrimSpace(k), "-", "_"))
+	for _, s := range table {
+		if k == s.Key || k == strings.ToLower(s.EnvName()) {
+			return s.Key
+		}
+	}
+	return ""
 }
