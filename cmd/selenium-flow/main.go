@@ -60,7 +60,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun selenium-flow <command> --help for a command's flags.")
-	printEnv(w)
+	config.PrintEnv(w)
 }
-
-func printEnv(w io.Writer) { config.PrintEnv(w) }
