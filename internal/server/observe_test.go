@@ -189,3 +189,38 @@ func sample(scrape, series string) (float64, bool) {
 
 // principalID is the id the log gives a principal (see observe.go).
 func principalID(name string) string { return server.PrincipalID(name) }
+
+// TestObservabilityGrid: on a Selenium Grid the open browsers and the
+// WebDriver commands are counted under endpoint="grid", and the Grid's
+// address is in no series. It runs where SELENIUM_URL names a Grid (.ci/run
+// starts one).
+func TestObservabilityGrid(t *testing.T) {
+	gridURL := os.Getenv("SELENIUM_URL")
+	if gridURL == "" {
+		t.Skip("SELENIUM_URL is not set")
+	}
+	site := fixtures.Serve(t)
+	srv := servertest.New(t, server.Config{Resources: surface.Off, SeleniumURL: gridURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	c := servertest.InProcess(t, srv, servertest.Options{})
+	servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/login"})
+	servertest.CallOK(t, c, "outline", nil)
+	hs := servertest.ServeHTTP(t, srv)
+	status, _, body := servertest.Get(t, hs.Base+server.MetricsPath, nil)
+	assert.Equal(t, status, http.StatusOK)
+	scrape := string(body)
+	for _, series := range []string{
+		`selenium_flow_open_browsers{endpoint="grid"}`,
+		`selenium_flow_webdriver_commands_total{command="POST /session",endpoint="grid"}`,
+		`selenium_flow_tool_calls_total{outcome="ok",tool="outline"}`,
+	} {
+		got, ok := sample(scrape, series)
+		assert.Check(t, ok && got >= 1, "%s = %v (present %v)", series, got, ok)
+	}
+	servertest.CallOK(t, c, "close_session", nil)
+	_, _, body = servertest.Get(t, hs.Base+server.MetricsPath, nil)
+	got, _ := sample(string(body), `selenium_flow_open_browsers{endpoint="grid"}`)
+	assert.Check(t, is.Equal(got, 0.0), "the gauge still counts a closed browser")
+	for _, leak := range []string{gridURL, strings.TrimPrefix(gridURL, "http://"), site} {
+		assert.Check(t, !strings.Contains(scrape, leak), "the scrape holds %q", leak)
+	}
+}
