@@ -394,7 +394,7 @@ func (s *Server) refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerF
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				debug.PrintStack()
+				s.obs.log.Error("tool panicked", "tool", req.Params.Name, "stack", string(debug.Stack()))
 				res, err = s.scrub.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
 			}
 		}()
