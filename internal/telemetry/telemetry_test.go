@@ -1,7 +1,10 @@
 package telemetry
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"strconv"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 func TestCommand(t *testing.T) {
@@ -48,6 +53,9 @@ func TestTracingFromEnvironment(t *testing.T) {
 		{env: nil},
 		{env: map[string]string{"OTEL_TRACES_EXPORTER": "none"}},
 		{env: map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, on: true},
+		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, on: true},
+		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SDK_DISABLED": "true"}},
+		{env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_TRACES_EXPORTER": "none"}},
 		{env: map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, wantErr: `OTEL_TRACES_EXPORTER="zipkin" is not served; use otlp`},
 		{env: map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, wantErr: "exports traces over http/protobuf"},
 	}
@@ -107,4 +115,30 @@ func TestWebDriverChildren(t *testing.T) {
 	scrape := rec.Body.String()
 	assert.Check(t, is.Contains(scrape, `selenium_flow_webdriver_commands_total{command="GET /session/{id}/url",endpoint="grid"} 2`))
 	assert.Check(t, is.Contains(scrape, `selenium_flow_webdriver_errors_total{command="GET /session/{id}/fail",endpoint="grid"} 1`))
+}
+
+// TestOTLPExport: with the standard variables pointing at a collector on
+// 127.0.0.1, a span reaches it over OTLP/HTTP as protobuf when the
+// provider shuts down.
+func TestOTLPExport(t *testing.T) {
+	got := make(chan string, 4)
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		got <- r.Method + " " + r.URL.Path + " " + r.Header.Get("Content-Type") + " " + strconv.FormatBool(bytes.Contains(body, []byte("tools/call click")))
+	}))
+	defer collector.Close()
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_SERVICE_NAME": "flow-under-test"}
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL) // the SDK reads its own variables
+	t.Setenv("OTEL_SERVICE_NAME", "flow-under-test")
+	tp, shutdown, err := Tracing(testenv.Context(t), func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	_, span := tp.Tracer(TracerName).Start(context.Background(), "tools/call click")
+	span.End()
+	shutdown()
+	select {
+	case req := <-got:
+		assert.Equal(t, req, "POST /v1/traces application/x-protobuf true")
+	default:
+		t.Fatal("the collector received nothing by the provider's shutdown")
+	}
 }

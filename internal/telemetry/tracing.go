@@ -17,21 +17,31 @@ import (
 const TracerName = "github.com/selenium-flow/selenium-flow"
 
 // Tracing is the tracer provider the standard OpenTelemetry variables ask
-// for (getenv is os.Getenv): off — a provider that records nothing — unless
-// OTEL_TRACES_EXPORTER is "otlp", which exports over OTLP/HTTP to
-// OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT), with the exporter's
-// other OTEL_EXPORTER_OTLP_* variables and OTEL_SERVICE_NAME as the SDK
-// reads them. shutdown flushes what is pending; call it once, at exit.
+// for (getenv is os.Getenv). It is off — a provider that records nothing —
+// unless OTEL_TRACES_EXPORTER is "otlp", or is unset while an OTLP endpoint
+// is (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+// OTEL_SDK_DISABLED=true turns it off whatever else is set. Spans go over
+// OTLP/HTTP with the exporter's other OTEL_EXPORTER_OTLP_* variables as the
+// SDK reads them, named by OTEL_SERVICE_NAME. shutdown flushes what is
+// pending; call it once, at exit.
 func Tracing(ctx context.Context, getenv func(string) string) (tp trace.TracerProvider, shutdown func(), err error) {
-	switch exp := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")); exp {
+	exp := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER"))
+	if exp == "" && (getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "") {
+		exp = "otlp"
+	}
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+		exp = "none"
+	}
+	switch exp {
 	case "", "none":
 		return noop.NewTracerProvider(), func() {}, nil
 	case "otlp":
-		if p := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"); p == "" {
+		p := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+		if p == "" {
 			p = getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
-			if p != "" && p != "http/protobuf" {
-				return nil, nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%q is not served; selenium-flow exports traces over http/protobuf: unset it or set http/protobuf", p)
-			}
+		}
+		if p != "" && p != "http/protobuf" {
+			return nil, nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%q is not served; selenium-flow exports traces over http/protobuf: unset it or set http/protobuf", p)
 		}
 		exporter, err := otlptracehttp.New(ctx)
 		if err != nil {
