@@ -110,6 +110,7 @@ func TestObservability(t *testing.T) {
 		{`selenium_flow_flow_steps_total{outcome="ok",tool="navigate"}`, 1},
 		{`selenium_flow_flow_steps_total{outcome="ok",tool="outline"}`, 1},
 		{`selenium_flow_open_browsers{endpoint="local"}`, 1},
+		{`selenium_flow_mcp_requests_total{method="server/discover",outcome="ok"}`, 2}, // each client's, on 2026-07-28
 		{`selenium_flow_http_requests_total{method="POST",route="/mcp",status="200"}`, 10},
 		{`selenium_flow_http_requests_total{method="GET",route="GET /files/{name}",status="200"}`, 1},
 		{`selenium_flow_http_requests_total{method="GET",route="GET /files/{name}",status="401"}`, 1},
@@ -135,6 +136,7 @@ func TestObservability(t *testing.T) {
 	assert.Check(t, is.Contains(log, `msg="tool call" method="flow step" tool=outline`))
 	assert.Check(t, is.Contains(log, `msg="http request" method=GET route="GET /files/{name}" status=200`))
 	assert.Check(t, is.Contains(log, `method=POST route=/mcp status=200`))
+	assert.Check(t, is.Contains(log, `msg="mcp request" method=server/discover`))
 
 	// The click's tree: the tool call's span, with each WebDriver command
 	// it sent as a child.

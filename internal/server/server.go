@@ -238,6 +238,7 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	hooks := &mcpserver.Hooks{}
+	s.obs.mcpHooks(hooks)
 	s.table.ListHooks(hooks)
 	s.registry.hooks(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {

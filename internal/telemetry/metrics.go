@@ -24,6 +24,8 @@ const (
 const (
 	MetricToolCalls    = "selenium_flow_tool_calls_total"
 	MetricToolSeconds  = "selenium_flow_tool_call_duration_seconds"
+	MetricMCPRequests  = "selenium_flow_mcp_requests_total"
+	MetricMCPSeconds   = "selenium_flow_mcp_request_duration_seconds"
 	MetricHTTPRequests = "selenium_flow_http_requests_total"
 	MetricHTTPSeconds  = "selenium_flow_http_request_duration_seconds"
 	MetricFlowRuns     = "selenium_flow_flow_runs_total"
@@ -39,6 +41,8 @@ const (
 var help = [][2]string{
 	{MetricToolCalls, "Tool calls by tool and outcome (ok, refused, error), flow steps included."},
 	{MetricToolSeconds, "Time a tool call took, by tool."},
+	{MetricMCPRequests, "MCP requests other than tools/call by method and outcome (ok, refused: a JSON-RPC error), on every transport."},
+	{MetricMCPSeconds, "Time an MCP request other than tools/call took, by method."},
 	{MetricHTTPRequests, "HTTP requests by route template, method and status."},
 	{MetricHTTPSeconds, "Time an HTTP request took, by route template."},
 	{MetricFlowRuns, "run_flow calls by outcome."},
@@ -67,6 +71,8 @@ type Metrics struct {
 	reg          *prometheus.Registry
 	toolCalls    *prometheus.CounterVec
 	toolSeconds  *prometheus.HistogramVec
+	mcpRequests  *prometheus.CounterVec
+	mcpSeconds   *prometheus.HistogramVec
 	httpRequests *prometheus.CounterVec
 	httpSeconds  *prometheus.HistogramVec
 	flowRuns     *prometheus.CounterVec
@@ -114,6 +120,8 @@ func NewMetrics(opts ...MetricsOption) *Metrics {
 		reg:          prometheus.NewRegistry(),
 		toolCalls:    counter(MetricToolCalls, "tool", "outcome"),
 		toolSeconds:  histogram(MetricToolSeconds, "tool"),
+		mcpRequests:  counter(MetricMCPRequests, "method", "outcome"),
+		mcpSeconds:   histogram(MetricMCPSeconds, "method"),
 		httpRequests: counter(MetricHTTPRequests, "route", "method", "status"),
 		httpSeconds:  histogram(MetricHTTPSeconds, "route"),
 		flowRuns:     counter(MetricFlowRuns, "outcome"),
@@ -122,7 +130,7 @@ func NewMetrics(opts ...MetricsOption) *Metrics {
 		driverErrors: counter(MetricDriverErrors, "endpoint", "command"),
 		driverCalls:  counter(MetricDriverCalls, "endpoint", "command"),
 	}
-	m.reg.MustRegister(m.toolCalls, m.toolSeconds, m.httpRequests, m.httpSeconds, m.flowRuns, m.flowSteps, m.storeOps, m.driverErrors, m.driverCalls)
+	m.reg.MustRegister(m.toolCalls, m.toolSeconds, m.mcpRequests, m.mcpSeconds, m.httpRequests, m.httpSeconds, m.flowRuns, m.flowSteps, m.storeOps, m.driverErrors, m.driverCalls)
 	for _, o := range opts {
 		o(m)
 	}
@@ -142,6 +150,16 @@ func (m *Metrics) ToolCall(tool string, o Outcome, d time.Duration) {
 	}
 	m.toolCalls.WithLabelValues(tool, string(o)).Inc()
 	m.toolSeconds.WithLabelValues(tool).Observe(d.Seconds())
+}
+
+// MCPRequest records one MCP request other than tools/call; method is
+// one of the protocol's, never a caller's text.
+func (m *Metrics) MCPRequest(method string, o Outcome, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.mcpRequests.WithLabelValues(method, string(o)).Inc()
+	m.mcpSeconds.WithLabelValues(method).Observe(d.Seconds())
 }
 
 // HTTPRequest records one HTTP request by its route template (the mux
