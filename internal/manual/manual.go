@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -75,7 +76,7 @@ func load(ctx context.Context) (*source, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(data)
-	srv, err := server.New(server.Config{Resources: surface.Off, DataDir: data})
+	srv, err := server.New(server.Config{Resources: surface.Off, DataDir: data, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the server to read its tools: %w", err)
 	}
