@@ -226,3 +226,23 @@ func TestObservabilityGrid(t *testing.T) {
 		assert.Check(t, !strings.Contains(scrape, leak), "the scrape holds %q", leak)
 	}
 }
+
+// TestPanicCountsAsError: a tool that panics is an error outcome (not a
+// refusal) in /metrics, and its stack goes to the log, not to the caller.
+func TestPanicCountsAsError(t *testing.T) {
+	srv := panicking(t)
+	c := servertest.InProcess(t, srv, servertest.Options{})
+	assert.Check(t, servertest.Call(t, c, "explode", nil).IsError)
+	servertest.CallRefused(t, c, "navigate", map[string]any{"url": "https://example.com"}, "open_session")
+	_, _, body := servertest.Get(t, servertest.ServeHTTP(t, srv).Base+server.MetricsPath, nil)
+	for series, want := range map[string]float64{
+		`selenium_flow_tool_calls_total{outcome="error",tool="explode"}`:    1,
+		`selenium_flow_tool_calls_total{outcome="refused",tool="navigate"}`: 1,
+	} {
+		got, ok := sample(string(body), series)
+		assert.Check(t, ok && got == want, "%s = %v (present %v), want %v", series, got, ok, want)
+	}
+	log := c.Stderr()
+	assert.Check(t, is.Regexp(`ERROR.*tool panicked.* tool=explode stack="goroutine `, log))
+	assert.Check(t, is.Contains(log, "tool=explode duration="))
+}
