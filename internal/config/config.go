@@ -17,7 +17,7 @@
 // A typical start:
 //
 //	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-//	flags := config.Flags(fs)
+//	flags := config.NewFlags(fs)
 //	if err := fs.Parse(args); err != nil { … }
 //	c, err := config.Load(flags, os.Environ())
 //	// c.Get("data_dir"), c.Bool("no_scripts"), c.Settings()

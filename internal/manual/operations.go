@@ -15,7 +15,7 @@ func operationsPage() Page {
 	b.WriteString(header)
 	b.WriteString("# Running selenium-flow for a team\n\n")
 	b.WriteString("## Configuration\n\n")
-	b.WriteString("Every setting is an environment variable, a flag of `selenium-flow serve` and a key of a YAML file named by `--config` or `FLOW_CONFIG`, one to one. A flag beats the environment, which beats the file, which beats the default; an empty variable sets nothing. A key the table does not declare stops the start with the file and its line (a key spelt as its flag or variable is told the right spelling). A list setting may be a YAML list in the file.\n\n")
+	b.WriteString("Every setting is an environment variable, a flag of `selenium-flow serve` and a key of a YAML file named by `--config` or `FLOW_CONFIG`, one to one. A flag beats the environment, which beats the file, which beats the default; an empty variable sets nothing. A key the table does not declare stops the start with the file and its line (a key spelt as its flag or variable is told the right spelling). A list setting may be a YAML list in the file; a relative path in the file is taken from the working directory, as in the environment.\n\n")
 	fenced(&b, "yaml", "# /etc/selenium-flow.yaml\nhttp: 0.0.0.0:8765\ntokens: /etc/selenium-flow/tokens\nselenium_url: http://grid.internal:4444\nidle_timeout: 30m\nexclude_tools: [execute_script]\nlog_level: info\n")
 	b.WriteString("`selenium-flow config` (with the same flags, environment and file as `serve`) prints each setting's effective value and where it came from — default, file, environment or flag — with secrets masked and a URL's password hidden; it fails as `serve` would on a bad file. The admin page's Settings view shows the same list.\n\n")
 	b.WriteString(config.MarkdownTable())
