@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"strconv"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
