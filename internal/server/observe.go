@@ -163,10 +163,10 @@ func notePrincipal(next http.Handler) http.Handler {
 func (s *Server) observeHTTP(mux *http.ServeMux, next http.Handler) http.Handler {
 	o := s.obs
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		route := routeOf(mux, r)
+		route, method := routeOf(mux, r), methodOf(r)
 		slot := &principalSlot{}
-		ctx, span := o.tracer.Start(context.WithValue(r.Context(), principalSlotKey{}, slot), r.Method+" "+route,
-			trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attribute.String("http.route", route), attribute.String("http.request.method", r.Method)))
+		ctx, span := o.tracer.Start(context.WithValue(r.Context(), principalSlotKey{}, slot), method+" "+route,
+			trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attribute.String("http.route", route), attribute.String("http.request.method", method)))
 		defer span.End()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		start := time.Now()
@@ -176,10 +176,21 @@ func (s *Server) observeHTTP(mux *http.ServeMux, next http.Handler) http.Handler
 		if rec.status >= 500 {
 			span.SetStatus(codes.Error, http.StatusText(rec.status))
 		}
-		o.metrics.HTTPRequest(route, r.Method, rec.status, d)
-		o.log.LogAttrs(ctx, slog.LevelInfo, "http request", slog.String("method", r.Method), slog.String("route", route),
+		o.metrics.HTTPRequest(route, method, rec.status, d)
+		o.log.LogAttrs(ctx, slog.LevelInfo, "http request", slog.String("method", method), slog.String("route", route),
 			slog.Int("status", rec.status), slog.Duration("duration", d), slog.String("principal", PrincipalID(slot.name)))
 	})
+}
+
+// methodOf is the request's method when HTTP defines it, else "other": a
+// client's made-up method is no label.
+func methodOf(r *http.Request) string {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		return r.Method
+	}
+	return "other"
 }
 
 // routeOf is the mux pattern a request reaches, "unmatched" for none.

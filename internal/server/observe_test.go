@@ -91,6 +91,12 @@ func TestObservability(t *testing.T) {
 	assert.Equal(t, status, http.StatusUnauthorized)
 	status, _, _ = servertest.Get(t, hs.Base+server.MetricsPath, nil)
 	assert.Equal(t, status, http.StatusUnauthorized, "/metrics answers without a token though FLOW_METRICS_PUBLIC is off")
+	// A made-up method and a path nothing serves are no labels.
+	req, err := http.NewRequest(strings.ToUpper(obsBob), hs.Base+"/"+obsFlow, nil)
+	assert.NilError(t, err)
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
+	}
 	status, _, body := servertest.Get(t, hs.Base+server.MetricsPath, http.Header{"Authorization": {"Bearer " + obsBobToken}})
 	assert.Equal(t, status, http.StatusOK)
 	scrape := string(body)
@@ -116,13 +122,14 @@ func TestObservability(t *testing.T) {
 		{`selenium_flow_http_requests_total{method="GET",route="GET /files/{name}",status="401"}`, 1},
 		{`selenium_flow_http_requests_total{method="GET",route="GET /metrics",status="401"}`, 1},
 		{`selenium_flow_webdriver_commands_total{command="POST /session",endpoint="local"}`, 1},
+		{`selenium_flow_http_requests_total{method="other",route="unmatched",status="401"}`, 1},
 		{`selenium_flow_webdriver_commands_total{command="POST /session/{id}/element/{id}/click",endpoint="local"}`, 1},
 	} {
 		got, ok := sample(scrape, want.series)
 		assert.Check(t, ok && got >= want.min, "%s = %v (present %v), want at least %v", want.series, got, ok, want.min)
 	}
 
-	forbidden := []string{obsAlice, obsBob, obsAliceToken, obsBobToken, obsSecretValue, obsTyped, obsFlow, name, site, strings.TrimPrefix(site, "http://"), hs.Base, "/article", "/login"}
+	forbidden := []string{obsAlice, obsBob, strings.ToUpper(obsBob), obsAliceToken, obsBobToken, obsSecretValue, obsTyped, obsFlow, name, site, strings.TrimPrefix(site, "http://"), hs.Base, "/article", "/login"}
 	for _, leak := range forbidden {
 		assert.Check(t, !strings.Contains(scrape, leak), "the scrape holds %q", leak)
 		assert.Check(t, !strings.Contains(logs.String(), leak), "the log holds %q", leak)
