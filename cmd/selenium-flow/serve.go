@@ -73,7 +73,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer shutdown()
 	cfg.TracerProvider = tp
 	// Secret values in the environment are read once and leave it, so the
-	// chromedriver and browsers the server starts do not inherit them.
+	// chromedriver and browsers the server starts do not inherit them:
+	// secret settings (FLOW_TOKEN) and the FLOW_SECRET_ variables.
+	for _, set := range config.Table() {
+		if set.Secret {
+			_ = os.Unsetenv(set.EnvName())
+		}
+	}
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, secrets.EnvPrefix) {
 			_ = os.Unsetenv(name)
