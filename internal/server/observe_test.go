@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,6 +75,9 @@ func TestObservability(t *testing.T) {
 	spans.Reset() // the click's tree is checked below
 	servertest.CallOK(t, alice, "click", map[string]any{"locator": map[string]any{"text": "Sign in"}})
 	clickSpans := spans.GetSpans().Snapshots()
+	servertest.ReadText(t, alice, "session://current")
+	assert.Check(t, slices.ContainsFunc(spans.GetSpans().Snapshots(), func(s sdktrace.ReadOnlySpan) bool { return s.Name() == "resources/read" }),
+		"no span for resources/read")
 	servertest.CallRefused(t, alice, "navigate", map[string]any{"url": "example.com/" + obsFlow}, "absolute")
 	servertest.CallOK(t, alice, "save_flow", map[string]any{"document": map[string]any{
 		"name": obsFlow, "description": "Open the article.",
