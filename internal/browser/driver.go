@@ -363,11 +363,7 @@ func (d *Driver) remove(s *Session) {
 
 // ---- HTTP transport with per-endpoint timeouts -----------------------------
 
-var (
-	transportOnce sync.Once
-	timeoutsMu    sync.RWMutex
-	timeouts      = map[string]time.Duration{} // endpoint base URL -> timeout
-)
+var transportOnce sync.Once
 
 // installTransport points the WebDriver client at a transport that bounds
 // each request by the timeout of the Driver it is addressed to. The client
@@ -378,62 +374,72 @@ func installTransport() {
 	})
 }
 
-func setTimeout(base string, d time.Duration) {
-	timeoutsMu.Lock()
-	timeouts[base] = d
-	timeoutsMu.Unlock()
+// byEndpoint holds a value per endpoint base URL (a Driver's, a session's)
+// and finds a request's by the longest base its URL is under. The WebDriver
+// client is one variable of the selenium package, so what differs per
+// Driver is looked up here by the URL a request goes to.
+type byEndpoint[T any] struct {
+	mu sync.RWMutex
+	m  map[string]T
 }
 
-func forgetTimeout(base string) {
-	timeoutsMu.Lock()
-	delete(timeouts, base)
-	timeoutsMu.Unlock()
+func (b *byEndpoint[T]) set(base string, v T) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil {
+		b.m = map[string]T{}
+	}
+	b.m[base] = v
 }
 
-func timeoutFor(u *url.URL) time.Duration {
+func (b *byEndpoint[T]) forget(base string) {
+	b.mu.Lock()
+	delete(b.m, base)
+	b.mu.Unlock()
+}
+
+// lookup is the value of the longest base u is at or under; a base is
+// matched whole (http://h:1 is not under http://h:12).
+func (b *byEndpoint[T]) lookup(u *url.URL) (v T, ok bool) {
 	s := u.String()
-	timeoutsMu.RLock()
-	defer timeoutsMu.RUnlock()
-	best, n := DefaultHTTPTimeout, 0
-	for base, d := range timeouts {
-		if strings.HasPrefix(s, base) && len(base) > n {
-			best, n = d, len(base)
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	n := 0
+	for base, bv := range b.m {
+		if (s == base || strings.HasPrefix(s, base+"/")) && len(base) > n {
+			v, ok, n = bv, true, len(base)
 		}
 	}
-	return best
+	return v, ok
 }
 
-// wrapped are the transports WithTransport gave, by Driver endpoint.
 var (
-	wrappedMu sync.RWMutex
-	wrapped   = map[string]http.RoundTripper{}
+	timeouts byEndpoint[time.Duration]     // endpoint base URL -> timeout
+	wrapped  byEndpoint[http.RoundTripper] // Driver endpoint -> WithTransport's transport
 )
 
-func setTransport(base string, wrap func(http.RoundTripper) http.RoundTripper) {
-	if wrap == nil {
-		return
+func setTimeout(base string, d time.Duration) { timeouts.set(base, d) }
+
+func forgetTimeout(base string) { timeouts.forget(base) }
+
+func timeoutFor(u *url.URL) time.Duration {
+	if d, ok := timeouts.lookup(u); ok {
+		return d
 	}
-	wrappedMu.Lock()
-	wrapped[base] = wrap(timeoutTransport{next: http.DefaultTransport, inner: true})
-	wrappedMu.Unlock()
+	return DefaultHTTPTimeout
 }
 
-func forgetTransport(base string) {
-	wrappedMu.Lock()
-	delete(wrapped, base)
-	wrappedMu.Unlock()
+func setTransport(base string, wrap func(http.RoundTripper) http.RoundTripper) {
+	if wrap != nil {
+		wrapped.set(base, wrap(timeoutTransport{next: http.DefaultTransport, inner: true}))
+	}
 }
+
+func forgetTransport(base string) { wrapped.forget(base) }
 
 func wrappedFor(u *url.URL) http.RoundTripper {
-	s := u.String()
-	wrappedMu.RLock()
-	defer wrappedMu.RUnlock()
-	for base, rt := range wrapped {
-		if strings.HasPrefix(s, base+"/") || s == base {
-			return rt
-		}
-	}
-	return nil
+	rt, _ := wrapped.lookup(u)
+	return rt
 }
 
 // timeoutTransport bounds each request by its endpoint's timeout; the
