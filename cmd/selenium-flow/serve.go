@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,22 +22,9 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	flags := config.NewFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: selenium-flow serve [--config FILE] [--http ADDR] [--resources on|off|auto] [--SETTING VALUE]…")
-		fs.PrintDefaults()
-		config.PrintEnv(fs.Output())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	c, err := config.Load(flags, os.Environ())
-	if err != nil {
+	c, err := loadSettings("serve", args, stderr,
+		"Usage: selenium-flow serve [--config FILE] [--http ADDR] [--resources on|off|auto] [--SETTING VALUE]…")
+	if c == nil || err != nil {
 		return err
 	}
 	logger, err := newLogger(c.Get("log_level"), stderr)
