@@ -75,6 +75,7 @@ FUZZ_TARGETS := \
 	./internal/flows:FuzzParse ./internal/flows:FuzzBind \
 	./internal/files:FuzzCheckName ./internal/files:FuzzKeep \
 	./internal/auth:FuzzLoadTokens ./internal/auth:FuzzAuthenticate \
+	./internal/config:FuzzParseFile \
 	./internal/secrets:FuzzParseFile ./internal/secrets:FuzzRedact \
 	./internal/refusal:FuzzScrub \
 	./internal/admin:FuzzParseWorkspaceID

@@ -61,6 +61,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if os.Getenv("FLOW_DATA_DIR") == "" {
 		env = append(env, "FLOW_DATA_DIR="+filepath.Join(dir, "data"))
 	}
+	if os.Getenv("FLOW_LOG_LEVEL") == "" {
+		// A line per request would bury the score table.
+		env = append(env, "FLOW_LOG_LEVEL=warn")
+	}
 	m, err := eval.Mount(ctx, bin, *res, env, stderr)
 	if err != nil {
 		return err

@@ -1,5 +1,5 @@
 // Command selenium-flow is the selenium-flow MCP server and its companions:
-// serve (stdio or Streamable HTTP) and version.
+// serve (stdio or Streamable HTTP), config, install, eval and version.
 package main
 
 import (
@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/selenium-flow/selenium-flow/internal/config"
 )
 
 // command is one subcommand.
@@ -21,36 +23,11 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve MCP on stdio (default) or Streamable HTTP", runServe},
+		{"config", "print the effective configuration and where each value came from (secrets masked)", runConfig},
 		{"install", "install the skills into a client's skills directory, or print its MCP config", runInstall},
 		{"eval", "ask a model tasks against this server and score its answers", runEval},
 		{"version", "print the version", runVersion},
 	}
-}
-
-// envVars are the environment variables the server reads, for --help.
-var envVars = [][2]string{
-	{"FLOW_DATA_DIR", "folder for kept files and flows (default: $XDG_DATA_HOME/selenium-flow or ~/.local/share/selenium-flow)"},
-	{"SELENIUM_URL", "a Selenium Grid 4 or W3C WebDriver endpoint (default: start chromedriver from PATH)"},
-	{"FLOW_IDLE_TIMEOUT", "close a caller's browser unused for this long (default 15m)"},
-	{"FLOW_TOKENS", "file of \"token principal\" lines; HTTP callers send Authorization: Bearer <token>"},
-	{"FLOW_OIDC_ISSUER", "an OpenID Connect issuer URL (https); bearer JWTs it signs are accepted beside FLOW_TOKENS"},
-	{"FLOW_OIDC_AUDIENCE", "the aud a token must carry to be for this server (required with FLOW_OIDC_ISSUER)"},
-	{"FLOW_OIDC_PRINCIPAL_CLAIM", "the claim naming the caller's principal (default sub)"},
-	{"FLOW_OIDC_ROLES_CLAIM", "the claim holding the caller's roles, e.g. roles, groups or realm_access.roles; the role operator sees every workspace"},
-	{"FLOW_OIDC_REQUIRED_ROLE", "a role a token must grant to use the server at all"},
-	{"FLOW_OIDC_ADMIN_CLIENT_ID", "the public client id the admin page signs in with (authorization code + PKCE)"},
-	{"FLOW_SECRETS", "file of \"principal name[/key] site[,site] value\" lines typed by write(secret=name)"},
-	{"FLOW_SECRETS_DIR", "folder of <principal>/<name>/<key> files, with _allowed_sites and _description, one folder per secret"},
-	{"FLOW_SECRET_<principal>__<name>[__<key>]", "a secret's value, with ..._SITES (required) and ..._DESCRIPTION; removed from the environment at start"},
-	{"FLOW_ALLOWED_HOSTS", "comma-separated Host names the HTTP server answers for besides localhost, 127.0.0.1 and [::1]"},
-	{"FLOW_ALLOWED_ORIGINS", "comma-separated browser origins (https://app.example.com) that may call the HTTP server"},
-	{"FLOW_BROWSER_ARGS", "extra Chromium arguments, each starting with --, e.g. a closed network's host-resolver rules"},
-	{"FLOW_BROWSER_DENY", "comma-separated addresses and CIDR ranges local browsers may not connect to (the server's own ports and link-local addresses are always closed)"},
-	{"FLOW_BROWSER_ALLOW", "comma-separated addresses and CIDR ranges opened despite a default refusal, e.g. a link-local device"},
-	{"FLOW_EXCLUDE_TOOLS", "comma-separated tool names to leave out of the tool list"},
-	{"FLOW_NO_SCRIPTS", "1 leaves out execute_script, which runs a caller's JavaScript in the page"},
-	{"FLOW_RESOURCES", "default surface: on, off or auto (same as --resources)"},
-	{"FLOW_ADMIN_FRAME_ANCESTORS", "CSP frame-ancestors sources of the admin page at /admin, e.g. 'self' https://intranet.example.com (default 'none': no page may frame it)"},
 }
 
 func main() {
@@ -83,12 +60,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun selenium-flow <command> --help for a command's flags.")
-	printEnv(w)
-}
-
-func printEnv(w io.Writer) {
-	fmt.Fprintln(w, "\nEnvironment:")
-	for _, e := range envVars {
-		fmt.Fprintf(w, "  %-20s %s\n", e[0], e[1])
-	}
+	config.PrintEnv(w)
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -13,90 +13,63 @@ import (
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/config"
 	"github.com/selenium-flow/selenium-flow/internal/egress"
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/internal/telemetry"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	httpAddr := fs.String("http", "", "serve Streamable HTTP at this address (e.g. 127.0.0.1:8765) instead of stdio; the endpoint is /mcp")
-	res := fs.String("resources", os.Getenv("FLOW_RESOURCES"), "on: native resources only; off: offer the list_resources/read_resource mirror; auto: decide by clientInfo")
-	token := fs.String("token", "", "accept this bearer token over HTTP, as the principal \"local\" (beside any FLOW_TOKENS)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: selenium-flow serve [--http ADDR] [--resources on|off|auto]")
-		fs.PrintDefaults()
-		printEnv(fs.Output())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	c, err := loadSettings("serve", args, stderr,
+		"Usage: selenium-flow serve [--config FILE] [--http ADDR] [--resources on|off|auto] [--SETTING VALUE]…")
+	if c == nil || err != nil {
 		return err
 	}
-	if *httpAddr == "" {
+	logger, err := newLogger(c.Get("log_level"), stderr)
+	if err != nil {
+		return err
+	}
+	cfg, err := serverConfig(c)
+	if err != nil {
+		return err
+	}
+	cfg.Logger = logger
+	httpAddr := c.Get("http")
+	cfg.OIDC = oidcConfig(c, httpAddr != "")
+	if httpAddr == "" {
 		stdout = holdGC(stdout) // until the first answer on stdio: startgc.go
 	}
-	setting, err := surface.ParseSetting(*res)
-	if err != nil {
-		return err
-	}
-	tokens, err := loadTokens(os.Getenv("FLOW_TOKENS"), *token)
-	if err != nil {
-		return err
-	}
-	oidcCfg := oidcFromEnv(*httpAddr != "")
-	if *httpAddr != "" {
-		if err := auth.CheckListen(*httpAddr, tokens, oidcCfg); err != nil {
+	if httpAddr != "" {
+		if err := auth.CheckListen(httpAddr, cfg.Tokens, cfg.OIDC); err != nil {
 			return err
 		}
-	}
-	idle, err := parseIdle(os.Getenv("FLOW_IDLE_TIMEOUT"))
-	if err != nil {
-		return err
-	}
-	deny, err := egress.ParseRanges(os.Getenv("FLOW_BROWSER_DENY"))
-	if err != nil {
-		return fmt.Errorf("FLOW_BROWSER_DENY: %w", err)
-	}
-	allow, err := egress.ParseRanges(os.Getenv("FLOW_BROWSER_ALLOW"))
-	if err != nil {
-		return fmt.Errorf("FLOW_BROWSER_ALLOW: %w", err)
 	}
 	// Listen before the server is built, so its browsers know the port
 	// they must not reach.
 	var ln net.Listener
-	var listenPorts []int
-	if *httpAddr != "" {
-		if ln, err = net.Listen("tcp", *httpAddr); err != nil {
-			return fmt.Errorf("cannot listen on %s: %w", *httpAddr, err)
+	if httpAddr != "" {
+		if ln, err = net.Listen("tcp", httpAddr); err != nil {
+			return fmt.Errorf("cannot listen on %s: %w", httpAddr, err)
 		}
 		defer ln.Close()
-		listenPorts = []int{ln.Addr().(*net.TCPAddr).Port}
+		cfg.ListenPorts = []int{ln.Addr().(*net.TCPAddr).Port}
 	}
-	cfg := server.Config{
-		Resources:      setting,
-		ExcludeTools:   splitList(os.Getenv("FLOW_EXCLUDE_TOOLS")),
-		NoScripts:      os.Getenv("FLOW_NO_SCRIPTS") == "1",
-		Tokens:         tokens,
-		OIDC:           oidcCfg,
-		DataDir:        os.Getenv("FLOW_DATA_DIR"),
-		SeleniumURL:    os.Getenv("SELENIUM_URL"),
-		IdleTimeout:    idle,
-		Secrets:        secrets.FromEnviron(os.Environ()),
-		BrowserArgs:    browserArgs(os.Getenv("FLOW_BROWSER_ARGS")),
-		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),
-		AllowedOrigins: splitList(os.Getenv("FLOW_ALLOWED_ORIGINS")),
-		BrowserDeny:    deny,
-		BrowserAllow:   allow,
-		ListenPorts:    listenPorts,
-
-		AdminFrameAncestors: os.Getenv("FLOW_ADMIN_FRAME_ANCESTORS"),
+	tp, shutdown, err := telemetry.Tracing(ctx, os.Getenv)
+	if err != nil {
+		return err
 	}
+	defer shutdown()
+	cfg.TracerProvider = tp
 	// Secret values in the environment are read once and leave it, so the
-	// chromedriver and browsers the server starts do not inherit them.
+	// chromedriver and browsers the server starts do not inherit them:
+	// secret settings (FLOW_TOKEN) and the FLOW_SECRET_ variables.
+	for _, set := range config.Table() {
+		if set.Secret {
+			_ = os.Unsetenv(set.EnvName())
+		}
+	}
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, secrets.EnvPrefix) {
 			_ = os.Unsetenv(name)
@@ -107,18 +80,63 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	for _, w := range srv.Warnings() {
-		fmt.Fprintln(stderr, "selenium-flow:", w)
+		logger.Warn("configuration", "problem", w.Error())
 	}
 	defer srv.Close()
-	if *httpAddr == "" {
+	if httpAddr == "" {
 		return srv.ServeStdio(ctx, os.Stdin, stdout)
 	}
-	return serveHTTP(ctx, ln, srv.HTTPHandler(), stderr)
+	return serveHTTP(ctx, ln, srv.HTTPHandler(), logger)
 }
 
-func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, stderr io.Writer) error {
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "selenium-flow: serving Streamable HTTP at http://%s/mcp\n", ln.Addr())
+// serverConfig turns the effective configuration into the server's.
+func serverConfig(c *config.Config) (server.Config, error) {
+	setting, err := surface.ParseSetting(c.Get("resources"))
+	if err != nil {
+		return server.Config{}, fmt.Errorf("resources (%s): %w", c.Source("resources"), err)
+	}
+	tokens, err := loadTokens(c.Get("tokens"), c.Get("token"))
+	if err != nil {
+		return server.Config{}, err
+	}
+	idle, err := c.Duration("idle_timeout")
+	if err != nil {
+		return server.Config{}, err
+	}
+	deny, err := egress.ParseRanges(c.Get("browser_deny"))
+	if err != nil {
+		return server.Config{}, fmt.Errorf("FLOW_BROWSER_DENY: %w", err)
+	}
+	allow, err := egress.ParseRanges(c.Get("browser_allow"))
+	if err != nil {
+		return server.Config{}, fmt.Errorf("FLOW_BROWSER_ALLOW: %w", err)
+	}
+	src := secrets.FromEnviron(os.Environ())
+	src.File, src.Dir = c.Get("secrets"), c.Get("secrets_dir")
+	return server.Config{
+		Resources:      setting,
+		ExcludeTools:   splitList(c.Get("exclude_tools")),
+		NoScripts:      c.Bool("no_scripts"),
+		Tokens:         tokens,
+		DataDir:        c.Get("data_dir"),
+		SeleniumURL:    c.Get("selenium_url"),
+		IdleTimeout:    idle,
+		Secrets:        src,
+		BrowserArgs:    browserArgs(c.Get("browser_args")),
+		AllowedHosts:   splitList(strings.ToLower(c.Get("allowed_hosts"))),
+		AllowedOrigins: splitList(c.Get("allowed_origins")),
+		BrowserDeny:    deny,
+		BrowserAllow:   allow,
+		MetricsPublic:  c.Bool("metrics_public"),
+		Settings:       c.Settings(),
+
+		AdminFrameAncestors: c.Get("admin_frame_ancestors"),
+	}, nil
+}
+
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	logger.Info("serving Streamable HTTP", "url", fmt.Sprintf("http://%s/mcp", ln.Addr()))
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -150,17 +168,6 @@ func loadTokens(file, token string) (*auth.Tokens, error) {
 		}
 	}
 	return t, nil
-}
-
-func parseIdle(v string) (time.Duration, error) {
-	if v == "" {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("FLOW_IDLE_TIMEOUT=%q is not a positive duration; use e.g. 15m or 1h", v)
-	}
-	return d, nil
 }
 
 // browserArgs splits FLOW_BROWSER_ARGS into Chromium arguments: each

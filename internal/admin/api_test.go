@@ -163,7 +163,7 @@ func TestAPI(t *testing.T) {
 		{name: "other origin", token: bobToken, method: "DELETE", path: ws + "/flows/login", headers: []string{"Origin", "http://evil.example"}, status: 403, plain: true, has: []string{"FLOW_ALLOWED_ORIGINS"}},
 		{name: "form body", token: bobToken, method: "PUT", path: ws + "/flows/login", body: "a=b", headers: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 415},
 		{name: "GET is no change", token: bobToken, method: "GET", path: ws + "/flows/login/share", status: 404, has: []string{"GET /admin/api/workspaces"}},
-				{name: "PATCH refused", token: bobToken, method: "PATCH", path: ws + "/flows/login", status: 405},
+		{name: "PATCH refused", token: bobToken, method: "PATCH", path: ws + "/flows/login", status: 405},
 		{name: "share", token: bobToken, method: "POST", path: ws + "/flows/login/share", status: 200, has: []string{`"shared":true`}},
 		{name: "unshare by operator", token: aliceToken, method: "POST", path: ws + "/flows/login/unshare", status: 200, hasNot: []string{`"shared":true`}},
 		{name: "carol cannot share bob's", token: carolToken, method: "POST", path: ws + "/flows/login/share", status: 404},

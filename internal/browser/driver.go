@@ -40,8 +40,9 @@ type Driver struct {
 	args    []string // extra browser arguments, after the package's own
 
 	cmd    *exec.Cmd
-	done   chan struct{} // closed when the chromedriver process has exited
-	egress egress.Policy // what a local browser may connect to
+	done   chan struct{}                             // closed when the chromedriver process has exited
+	egress egress.Policy                             // what a local browser may connect to
+	wrap   func(http.RoundTripper) http.RoundTripper // WithTransport's, or nil
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -55,6 +56,7 @@ type config struct {
 	timeout      time.Duration
 	browserArgs  []string
 	egress       egress.Policy
+	wrap         func(http.RoundTripper) http.RoundTripper
 }
 
 // Option configures Start.
@@ -95,6 +97,14 @@ func WithBrowserArgs(args ...string) Option {
 // machine: their network is the Grid operator's.
 func WithEgress(p egress.Policy) Option { return func(c *config) { c.egress = p } }
 
+// WithTransport wraps the HTTP transport of every WebDriver command sent
+// to this Driver's endpoint (its sessions' included), for the server's
+// metrics and traces (package telemetry). The wrapped transport already
+// bounds each request by the Driver's timeouts.
+func WithTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
+	return func(c *config) { c.wrap = wrap }
+}
+
 // Start returns a Driver: the endpoint given by WithSeleniumURL after
 // checking that it is ready, or else a chromedriver started on a free
 // loopback port in its own process group.
@@ -107,7 +117,7 @@ func Start(ctx context.Context, opts ...Option) (*Driver, error) {
 		c.timeout = DefaultHTTPTimeout
 	}
 	installTransport()
-	d := &Driver{timeout: c.timeout, sessions: map[*Session]struct{}{}, args: append([]string(nil), c.browserArgs...)}
+	d := &Driver{timeout: c.timeout, sessions: map[*Session]struct{}{}, args: append([]string(nil), c.browserArgs...), wrap: c.wrap}
 	if c.seleniumURL != "" {
 		u, err := url.Parse(c.seleniumURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -116,10 +126,12 @@ func Start(ctx context.Context, opts ...Option) (*Driver, error) {
 		d.base = strings.TrimRight(u.String(), "/")
 		d.remote = true
 		setTimeout(d.base, d.timeout)
+		setTransport(d.base, d.wrap)
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		if err := d.waitReady(wctx, nil); err != nil {
 			forgetTimeout(d.base)
+			forgetTransport(d.base)
 			return nil, fmt.Errorf("browser: the Selenium endpoint is not ready: %w", err)
 		}
 		return d, nil
@@ -177,11 +189,13 @@ func (d *Driver) spawn(ctx context.Context, path string) error {
 	d.base = "http://127.0.0.1:" + strconv.Itoa(port)
 	d.mu.Unlock()
 	setTimeout(d.base, d.timeout)
+	setTransport(d.base, d.wrap)
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if err := d.waitReady(wctx, done); err != nil {
 		d.kill()
 		forgetTimeout(d.base)
+		forgetTransport(d.base)
 		return err
 	}
 	return nil
@@ -295,6 +309,7 @@ func (d *Driver) Close() error {
 		d.kill()
 	}
 	forgetTimeout(d.base)
+	forgetTransport(d.base)
 	return nil
 }
 
@@ -348,11 +363,7 @@ func (d *Driver) remove(s *Session) {
 
 // ---- HTTP transport with per-endpoint timeouts -----------------------------
 
-var (
-	transportOnce sync.Once
-	timeoutsMu    sync.RWMutex
-	timeouts      = map[string]time.Duration{} // endpoint base URL -> timeout
-)
+var transportOnce sync.Once
 
 // installTransport points the WebDriver client at a transport that bounds
 // each request by the timeout of the Driver it is addressed to. The client
@@ -363,34 +374,88 @@ func installTransport() {
 	})
 }
 
-func setTimeout(base string, d time.Duration) {
-	timeoutsMu.Lock()
-	timeouts[base] = d
-	timeoutsMu.Unlock()
+// byEndpoint holds a value per endpoint base URL (a Driver's, a session's)
+// and finds a request's by the longest base its URL is under. The WebDriver
+// client is one variable of the selenium package, so what differs per
+// Driver is looked up here by the URL a request goes to.
+type byEndpoint[T any] struct {
+	mu sync.RWMutex
+	m  map[string]T
 }
 
-func forgetTimeout(base string) {
-	timeoutsMu.Lock()
-	delete(timeouts, base)
-	timeoutsMu.Unlock()
+func (b *byEndpoint[T]) set(base string, v T) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil {
+		b.m = map[string]T{}
+	}
+	b.m[base] = v
 }
 
-func timeoutFor(u *url.URL) time.Duration {
+func (b *byEndpoint[T]) forget(base string) {
+	b.mu.Lock()
+	delete(b.m, base)
+	b.mu.Unlock()
+}
+
+// lookup is the value of the longest base u is at or under; a base is
+// matched whole (http://h:1 is not under http://h:12).
+func (b *byEndpoint[T]) lookup(u *url.URL) (v T, ok bool) {
 	s := u.String()
-	timeoutsMu.RLock()
-	defer timeoutsMu.RUnlock()
-	best, n := DefaultHTTPTimeout, 0
-	for base, d := range timeouts {
-		if strings.HasPrefix(s, base) && len(base) > n {
-			best, n = d, len(base)
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	n := 0
+	for base, bv := range b.m {
+		if (s == base || strings.HasPrefix(s, base+"/")) && len(base) > n {
+			v, ok, n = bv, true, len(base)
 		}
 	}
-	return best
+	return v, ok
 }
 
-type timeoutTransport struct{ next http.RoundTripper }
+var (
+	timeouts byEndpoint[time.Duration]     // endpoint base URL -> timeout
+	wrapped  byEndpoint[http.RoundTripper] // Driver endpoint -> WithTransport's transport
+)
+
+func setTimeout(base string, d time.Duration) { timeouts.set(base, d) }
+
+func forgetTimeout(base string) { timeouts.forget(base) }
+
+func timeoutFor(u *url.URL) time.Duration {
+	if d, ok := timeouts.lookup(u); ok {
+		return d
+	}
+	return DefaultHTTPTimeout
+}
+
+func setTransport(base string, wrap func(http.RoundTripper) http.RoundTripper) {
+	if wrap != nil {
+		wrapped.set(base, wrap(timeoutTransport{next: http.DefaultTransport, inner: true}))
+	}
+}
+
+func forgetTransport(base string) { wrapped.forget(base) }
+
+func wrappedFor(u *url.URL) http.RoundTripper {
+	rt, _ := wrapped.lookup(u)
+	return rt
+}
+
+// timeoutTransport bounds each request by its endpoint's timeout; the
+// outer one (the client's) hands a request to the endpoint's wrapped
+// transport when it has one, which ends in an inner timeoutTransport.
+type timeoutTransport struct {
+	next  http.RoundTripper
+	inner bool
+}
 
 func (t timeoutTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !t.inner {
+		if rt := wrappedFor(r.URL); rt != nil {
+			return rt.RoundTrip(r)
+		}
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeoutFor(r.URL))
 	resp, err := t.next.RoundTrip(r.WithContext(ctx))
 	if err != nil {

@@ -249,6 +249,8 @@ func TestTimeoutTransport(t *testing.T) {
 		"http://127.0.0.1:1/session/x":        time.Second,
 		"http://127.0.0.1:1/wd/hub/session/x": 2 * time.Second,
 		"http://127.0.0.1:2/session/x":        DefaultHTTPTimeout,
+		"http://127.0.0.1:12/session/x":       DefaultHTTPTimeout, // not under http://127.0.0.1:1
+		"http://127.0.0.1:1/wd/hub":           2 * time.Second,
 	} {
 		pu, _ := url.Parse(u)
 		assert.Equal(t, timeoutFor(pu), want, u)

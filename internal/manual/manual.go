@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -75,7 +76,7 @@ func load(ctx context.Context) (*source, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(data)
-	srv, err := server.New(server.Config{Resources: surface.Off, DataDir: data})
+	srv, err := server.New(server.Config{Resources: surface.Off, DataDir: data, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the server to read its tools: %w", err)
 	}
@@ -161,7 +162,7 @@ func (s *source) manual() (*Manual, error) {
 		return nil, err
 	}
 	m.Pages = append(m.Pages, corpus...)
-	m.Pages = append(m.Pages, installPage())
+	m.Pages = append(m.Pages, installPage(), operationsPage())
 	seen := map[string]bool{}
 	for _, p := range m.Pages {
 		if seen[p.Path] || seen[htmlPath(p.Path)] {
@@ -180,6 +181,7 @@ var sections = []struct{ Title, Path, About string }{
 	{"Knowledge", "knowledge/README.md", "the knowledge documents, by topic"},
 	{"HTTP read API", "http-api.md", "GET /resources/{uri} and its OpenAPI document"},
 	{"Installing", "install.md", "skill directories of each client, and the MCP configuration that connects it"},
+	{"Operations", "operations.md", "every setting and the configuration file, metrics, traces and logs"},
 }
 
 func (s *source) indexPage() Page {

@@ -27,12 +27,15 @@ func (s *Server) newAdmin(store *files.Store, flowStore *flows.Store) *admin.Adm
 	)
 }
 
-// settings are the settings in force as the admin page lists them. Until
-// the configuration records where each value came from, a value that
-// differs from the default is said to come from the environment, which is
-// where cmd reads all of them but --token and --resources. Nothing that
-// names a server path, a driver or Grid address, or a token is shown.
+// settings are the settings in force as the admin page lists them: as cmd
+// loaded them (configured) or, for a server built in-process without the
+// configuration, from its Config, a value that differs from the default
+// said to come from the environment. Nothing that names a server path, a
+// driver or Grid address, or a token is shown.
 func (s *Server) settings() []admin.Setting {
+	if s.cfg.Settings != nil {
+		return s.configured()
+	}
 	c := s.cfg
 	hidden := func(set bool, what string) string {
 		if set {
@@ -101,4 +104,18 @@ func prefixes(ps []netip.Prefix) string {
 		out[i] = p.String()
 	}
 	return strings.Join(out, ",")
+}
+
+// configured are the settings as cmd loaded them (package config), each
+// with its source; a server path or address shows only that it is set.
+func (s *Server) configured() []admin.Setting {
+	out := make([]admin.Setting, 0, len(s.cfg.Settings))
+	for _, set := range s.cfg.Settings {
+		v := set.Value
+		if set.Private && v != "" {
+			v = "set (hidden: a server path or address)"
+		}
+		out = append(out, admin.Setting{Key: set.Env, Value: s.scrub.Scrub(v), Source: string(set.Source)})
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
 )
 
 const initializeLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n"
@@ -222,5 +224,17 @@ func BenchmarkReadAllocs(b *testing.B) {
 		if r := srv.MCP().HandleMessage(ctx, msg); r == nil {
 			b.Fatal("no response")
 		}
+	}
+}
+
+// BenchmarkToolCallInProcess is one cheap tool call (list_resources)
+// through the in-process client and the whole middleware chain, metrics,
+// span and log line included, for comparing with BenchmarkToolCallRecord
+// in internal/telemetry (the observation's own share).
+func BenchmarkToolCallInProcess(b *testing.B) {
+	srv := servertest.New(b, server.Config{Resources: surface.Off, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	c := servertest.InProcess(b, srv, servertest.Options{})
+	for b.Loop() {
+		servertest.CallOK(b, c, "list_resources", nil)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/netip"
@@ -24,11 +25,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/selenium-flow/selenium-flow/internal/admin"
 	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/config"
 	"github.com/selenium-flow/selenium-flow/internal/egress"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
@@ -102,6 +105,18 @@ type Config struct {
 	// AdminFrameAncestors are the CSP frame-ancestors sources of the admin
 	// page (FLOW_ADMIN_FRAME_ANCESTORS); 'none' when empty.
 	AdminFrameAncestors string
+	// Logger receives one line per tool call and per HTTP request
+	// (observe.go); slog.Default() when nil.
+	Logger *slog.Logger
+	// TracerProvider makes the spans of MCP requests, tool calls and
+	// WebDriver commands (telemetry.Tracing); none are made when nil.
+	TracerProvider trace.TracerProvider
+	// MetricsPublic serves GET /metrics without a token
+	// (FLOW_METRICS_PUBLIC=1); by default it needs one like every path.
+	MetricsPublic bool
+	// Settings are the effective settings with their sources, secrets
+	// masked (config.Config.Settings), for the admin page's Settings view.
+	Settings []config.Shown
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -131,6 +146,7 @@ type Server struct {
 	scrub    *refusal.Scrubber
 	authn    *auth.Authenticator // every HTTP route's authentication (authn.go)
 	warnings []error
+	obs      *observer // metrics, traces and logs (observe.go)
 
 	httpOnce sync.Once
 	http     http.Handler
@@ -180,8 +196,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var open func() int // the open-browsers gauge reads the manager made below
+	obs := newObserver(cfg, func() int { return open() })
 	s := &Server{
 		cfg:      cfg,
+		obs:      obs,
 		secrets:  sec,
 		scrub:    scrub,
 		authn:    authn,
@@ -192,9 +211,11 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithScrubber(scrub),
 			sessions.WithDriverOptions(
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
-				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}))),
+				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}),
+				browser.WithTransport(obs.webDriver))),
 	}
 	s.admin = s.newAdmin(store, flowStore)
+	open = s.sessions.Len
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 
 	// An excluded page tool is out of flows too: a flow runs only what a
@@ -232,6 +253,7 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	hooks := &mcpserver.Hooks{}
+	s.obs.mcpHooks(hooks)
 	s.table.ListHooks(hooks)
 	s.registry.hooks(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
@@ -361,11 +383,12 @@ func (s *Server) offered(ctx context.Context, name string) error {
 // handle puts a tool handler behind the middleware every call goes
 // through, in this order from the outside in: secrets redacted from what
 // the client will see, errors and panics made into scrubbed isError
-// results, and tools the caller is not offered refused. It is the MCP
+// results, the call's span, metrics and log line (observe.go), and tools
+// the caller is not offered refused. It is the MCP
 // server's one tool middleware, and flow steps are wrapped with it, so
 // tools/call and a step reach a handler only this way.
 func (s *Server) handle(h mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
-	return s.redactSecrets(s.refusals(s.onlyOffered(h)))
+	return s.redactSecrets(s.refusals(s.observe(s.onlyOffered(h))))
 }
 
 // onlyOffered refuses a call to a tool the caller is not offered, with the
@@ -387,7 +410,7 @@ func (s *Server) refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerF
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				debug.PrintStack()
+				s.obs.log.Error("tool panicked", "tool", req.Params.Name, "stack", string(debug.Stack()))
 				res, err = s.scrub.Result(fmt.Errorf("the %s tool failed unexpectedly and did nothing more; this is a server bug. Try the call again, or read knowledge://documents/troubleshooting", req.Params.Name)), nil
 			}
 		}()
@@ -472,9 +495,10 @@ func (s *Server) buildHTTP() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
+	mux.Handle("GET "+MetricsPath, s.obs.metrics.Handler())
 	s.mountReadAPI(mux)
 	mux.Handle(admin.APIPrefix, s.admin.API())
-	return s.guardHTTP(s.admin.Public(s.authenticate(keepURIPaths(mux))))
+	return s.observeHTTP(mux, s.guardHTTP(s.admin.Public(s.metricsAuth(s.authenticate(notePrincipal(keepURIPaths(mux)))))))
 }
 
 func checkSetting(next http.Handler) http.Handler {

@@ -287,6 +287,14 @@ func (s *Session) idleSince() (time.Time, bool) {
 	return s.lastUsed, s.busy == 0
 }
 
+// Len is how many callers have a browser open, for the open-browsers
+// gauge of /metrics.
+func (m *Manager) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.sessions)
+}
+
 // Peek returns the caller's session without marking it used.
 func (m *Manager) Peek(principal string) *Session {
 	m.mu.Lock()
