@@ -632,6 +632,7 @@ func (p *pageTools) screenshot(ctx context.Context, req mcp.CallToolRequest) (*m
 	return &mcp.CallToolResult{Content: []mcp.Content{
 		mcp.NewImageContent(encode(png), "image/png"),
 		mcp.NewTextContent(keptText(f)),
+		keptLink(f),
 	}}, nil
 }
 
@@ -668,7 +669,17 @@ func (p *pageTools) print(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return mcp.NewToolResultText(keptText(f) + " Read it with that URI or fetch it at " + sessions.FileLink(f.Name) + "."), nil
+	text := keptText(f) + " Read it with that URI."
+	if link := p.sessions.Link(principal, f.Name); link != "" {
+		text = keptText(f) + " Read it with that URI or fetch it at " + link + "."
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text), keptLink(f)}}, nil
+}
+
+// keptLink names the kept file as a resource link, which a client can
+// read, and the HTTP surface turns into a signed link.
+func keptLink(f files.File) mcp.ResourceLink {
+	return mcp.NewResourceLink(sessions.FileURI(f.Name), f.Name, "The kept file, in session://files.", f.MimeType)
 }
 
 // pdfSafe refuses a PDF of a page that shows one of the caller's

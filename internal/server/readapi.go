@@ -69,12 +69,19 @@ func (s *Server) serveRead(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error()+" (in the ?resources= query or the "+surface.Header+" header)", http.StatusBadRequest)
 		return
 	}
-	ctx := surface.WithSetting(r.Context(), set)
 	uri := resourceURI(r.PathValue("uri"))
 	if uri == "" {
 		http.Error(w, "Name a resource after "+ReadPrefix+", e.g. "+ReadPrefix+resources.IndexURI+"; "+OpenAPIPath+" lists every path.", http.StatusNotFound)
 		return
 	}
+	s.writeResource(w, r.WithContext(surface.WithSetting(r.Context(), set)), uri)
+}
+
+// writeResource answers a GET with the resource at uri, read as the
+// request's caller: the bytes resources/read returns, with the resource's
+// type. The flow, file and secret routes answer their resources with it.
+func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, uri string) {
+	ctx := r.Context()
 	if e, _, ok := s.table.Match(uri); ok && e.Hidden {
 		http.Error(w, s.refuseHidden(r, uri).Error(), http.StatusNotFound)
 		return

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/netip"
 	"os"
@@ -95,6 +94,16 @@ type Config struct {
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
+	// PublicURL is the server's address as callers reach it, e.g.
+	// https://flows.example.com (FLOW_PUBLIC_URL): links to kept files are
+	// made absolute with it, and offered over stdio too.
+	PublicURL string
+	// LinkKey signs links to kept files (FLOW_LINK_KEY); when empty a
+	// random key is kept in DataDir, shared by replicas of the folder.
+	LinkKey string
+	// LinkTTL is how long a link to a kept file works (LINK_TTL);
+	// links.DefaultTTL when zero.
+	LinkTTL time.Duration
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -122,6 +131,7 @@ type Server struct {
 	secrets  *secrets.Store
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
+	links    *fileLinks // filelinks.go
 	warnings []error
 
 	httpOnce sync.Once
@@ -167,7 +177,12 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	fileLinks, err := newFileLinks(cfg)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
+		links:    fileLinks,
 		cfg:      cfg,
 		secrets:  sec,
 		scrub:    scrub,
@@ -176,6 +191,7 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
 			sessions.WithScrubber(scrub),
+			sessions.WithLinks(fileLinks.link),
 			sessions.WithDriverOptions(
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
 				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}))),
@@ -378,6 +394,7 @@ func (s *Server) refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerF
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
+			noteRefusal(ctx, err) // the HTTP surface's status (actions.go)
 			return s.scrub.Result(err), nil
 		}
 		if res != nil && res.IsError {
@@ -458,7 +475,9 @@ func (s *Server) buildHTTP() http.Handler {
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
+	s.mountActions(mux) // actions.go, flowsapi.go, ops.go
+	s.links.served.Store(true)
+	return s.guardHTTP(s.cors(healthOnly(s.signedFiles(s.cfg.Tokens.Middleware(keepURIPaths(mux))))))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -469,20 +488,6 @@ func checkSetting(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// serveFile serves one of the caller's kept files, the link the file
-// resources name.
-func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	data, f, err := s.sessions.ReadKept(r.Context(), auth.Principal(r.Context()), r.PathValue("name"))
-	if err != nil {
-		http.Error(w, s.scrub.Text(err), statusOf(err))
-		return
-	}
-	w.Header().Set("Content-Type", f.MimeType)
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(data)
 }
 
 // StdioContext is the context function for the stdio transport: the
