@@ -61,6 +61,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("FLOW_BROWSER_ALLOW: %w", err)
 	}
+	linkTTL, err := parseTTL(os.Getenv("LINK_TTL"))
+	if err != nil {
+		return err
+	}
 	// Listen before the server is built, so its browsers know the port
 	// they must not reach.
 	var ln net.Listener
@@ -87,7 +91,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		BrowserDeny:    deny,
 		BrowserAllow:   allow,
 		ListenPorts:    listenPorts,
+		PublicURL:      os.Getenv("FLOW_PUBLIC_URL"),
+		LinkKey:        os.Getenv("FLOW_LINK_KEY"),
+		LinkTTL:        linkTTL,
 	}
+	// The link key signs links; the browsers the server starts need not
+	// inherit it.
+	_ = os.Unsetenv("FLOW_LINK_KEY")
 	// Secret values in the environment are read once and leave it, so the
 	// chromedriver and browsers the server starts do not inherit them.
 	for _, kv := range os.Environ() {
@@ -152,6 +162,17 @@ func parseIdle(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		return 0, fmt.Errorf("FLOW_IDLE_TIMEOUT=%q is not a positive duration; use e.g. 15m or 1h", v)
+	}
+	return d, nil
+}
+
+func parseTTL(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("LINK_TTL=%q is not a positive duration; use e.g. 1h or 15m", v)
 	}
 	return d, nil
 }
