@@ -100,6 +100,10 @@ func (s *Server) servePageTool(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("There is no page tool %q. POST to %s{tool} with one of: %s; GET %s lists every endpoint.", excerpt(name), BrowserPrefix, strings.Join(s.pageToolNames(), ", "), OpenAPIPath)})
 		return
 	}
+	if name == "upload_file" {
+		s.uploadFile(w, r) // the file may travel in the request (uploadapi.go)
+		return
+	}
 	args, err := jsonArgs(r)
 	if err != nil {
 		writeError(w, ErrorAnswer{Tool: name, Status: http.StatusBadRequest, Error: err.Error()})

@@ -35,6 +35,7 @@ func (s *Server) mountFlowsAPI(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+FlowsPath+"/{name}/runs", s.runFlow)
 	mux.HandleFunc("GET "+FilesPath, s.resourceRoute(func(*http.Request) string { return "session://files" }))
 	mux.HandleFunc("DELETE "+FilesPath+"/{name}", s.deleteFile)
+	mux.HandleFunc("POST "+FilesPath, s.postFile)
 	mux.HandleFunc("GET "+SecretsPath, s.resourceRoute(func(*http.Request) string { return "secret://secrets" }))
 	mux.HandleFunc("GET "+strings.TrimSuffix(ReadPrefix, "/"), s.listResources)
 	mux.HandleFunc("GET "+ReadPrefix+"{$}", s.listResources)

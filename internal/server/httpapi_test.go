@@ -3,6 +3,9 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
+	"fmt"
+	"mime/multipart"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -455,4 +458,64 @@ func TestCORS(t *testing.T) {
 	assert.Check(t, is.Equal(got.header.Get("Access-Control-Allow-Origin"), swagger), "a refusal is readable too")
 	got = send(t, "OPTIONS", on.Base+"/browser/click", "", "Origin", "http://evil.example", "Access-Control-Request-Method", "POST")
 	assert.Check(t, is.Equal(got.code, http.StatusForbidden))
+}
+
+// testUpload sends a file in the request to POST /browser/upload_file, as
+// a multipart form and as base64 JSON, and checks the page's file input
+// holds it; a file over the upload cap is 413, one over the JSON cap but
+// under the upload cap is kept.
+func testUpload(t *testing.T, cfg server.Config) {
+	site := fixtures.Serve(t)
+	srv := servertest.New(t, cfg)
+	hs := servertest.ServeHTTP(t, srv)
+	got := send(t, "POST", hs.Base+"/browser/open_session", `{"url": "`+site+`/upload"}`)
+	assert.Equal(t, got.code, http.StatusOK, "%s", got.body)
+	t.Cleanup(func() { send(t, "POST", hs.Base+"/browser/close_session", `{}`) })
+	picked := func() string {
+		got := send(t, "POST", hs.Base+"/browser/execute_script", `{"script": "const f = document.getElementById('doc').files[0]; return f ? f.name + ' ' + f.size : 'none'"}`)
+		assert.Equal(t, got.code, http.StatusOK, "%s", got.body)
+		return got.json(t)["text"].(string)
+	}
+
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	assert.NilError(t, mw.WriteField("locator", `{"label": "Document"}`))
+	fw, err := mw.CreateFormFile("file", "notes.txt")
+	assert.NilError(t, err)
+	_, _ = fw.Write([]byte("hello, node"))
+	assert.NilError(t, mw.Close())
+	got = send(t, "POST", hs.Base+"/browser/upload_file", form.String(), "Content-Type", mw.FormDataContentType())
+	assert.Equal(t, got.code, http.StatusOK, "%s", got.body)
+	assert.Check(t, is.Contains(picked(), "notes.txt 11"))
+
+	big := bytes.Repeat([]byte("x"), 2<<20) // over the JSON cap, under the upload cap
+	body, _ := json.Marshal(map[string]any{"locator": map[string]any{"label": "Document"}, "file": map[string]any{"name": "big.bin", "content": base64.StdEncoding.EncodeToString(big)}})
+	got = send(t, "POST", hs.Base+"/browser/upload_file", string(body))
+	assert.Equal(t, got.code, http.StatusOK, "%.300s", got.body)
+	assert.Check(t, is.Contains(picked(), fmt.Sprintf("big.bin %d", len(big))))
+
+	got = send(t, "POST", hs.Base+server.FilesPath, `{"file": {"name": "kept.txt", "content": "`+base64.StdEncoding.EncodeToString([]byte("kept"))+`"}}`)
+	assert.Equal(t, got.code, http.StatusCreated, "%s", got.body)
+	assert.Check(t, is.Equal(got.json(t)["uri"], "session://files/kept.txt"))
+	got = send(t, "POST", hs.Base+server.FilesPath, strings.Repeat("x", server.MaxUpload+1))
+	assert.Equal(t, got.code, http.StatusRequestEntityTooLarge, "%.300s", got.body)
+	got = send(t, "POST", hs.Base+server.FilesPath, `{"file": {"name": "../x", "content": ""}}`)
+	assert.Equal(t, got.code, http.StatusBadRequest, "%.300s", got.body)
+}
+
+// TestUploadOverHTTP: a file in the request reaches a local browser's
+// file input.
+func TestUploadOverHTTP(t *testing.T) {
+	testenv.NeedBrowser(t)
+	testUpload(t, server.Config{})
+}
+
+// TestUploadOverHTTPGrid: the same on the Selenium Grid of SELENIUM_URL,
+// where the bytes are shipped to the browser's node.
+func TestUploadOverHTTPGrid(t *testing.T) {
+	grid := os.Getenv("SELENIUM_URL")
+	if grid == "" {
+		t.Skip("SELENIUM_URL is not set")
+	}
+	testUpload(t, server.Config{SeleniumURL: grid})
 }

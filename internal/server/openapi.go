@@ -330,6 +330,28 @@ func toolOperation(route Route, t tools.Tool) (*operation, error) {
 		ok = response{Description: "The resource, as resources/read returns it.", Content: map[string]mediaType{"*/*": {Schema: map[string]any{}}}}
 	default:
 		op.RequestBody = &requestBody{Description: "The tool's arguments.", Content: jsonContent(schema)}
+		if t.Def.Name == "upload_file" {
+			// The file may travel in the request instead of naming a kept one.
+			props, _ := schema["properties"].(map[string]any)
+			withFile := map[string]any{}
+			for k, v := range schema {
+				withFile[k] = v
+			}
+			p := map[string]any{"file": map[string]any{"type": "object", "description": "a file to keep and upload instead of kept", "required": []string{"name", "content"},
+				"properties": map[string]any{"name": map[string]any{"type": "string"}, "content": map[string]any{"type": "string", "contentEncoding": "base64"}}}}
+			for k, v := range props {
+				p[k] = v
+			}
+			withFile["properties"] = p
+			withFile["required"] = []string{"locator"}
+			op.RequestBody.Description = "upload_file's arguments; or, instead of kept, the file itself: as file {name, content} in JSON, or as the file part of a multipart form (up to 64 MiB) with locator as a JSON field."
+			op.RequestBody.Content = map[string]mediaType{
+				"application/json": {Schema: withFile},
+				"multipart/form-data": {Schema: map[string]any{"type": "object", "required": []string{"file", "locator"}, "properties": map[string]any{
+					"file":    map[string]any{"type": "string", "contentMediaType": "application/octet-stream"},
+					"locator": map[string]any{"type": "string", "description": "the locator as JSON, e.g. {\"label\": \"Document\"}"}}}},
+			}
+		}
 		if t.Def.Name == "screenshot" {
 			ok.Description += " With Accept: image/png, the PNG itself."
 			ok.Content["image/png"] = mediaType{Schema: map[string]any{"type": "string", "contentMediaType": "image/png"}}
@@ -420,6 +442,19 @@ func opsOperations() []opAt {
 		{FilesPath, "GET", read("get-files", "List kept files", "session://files")},
 		{FilesPath + "/{name}", "GET", fileGet},
 		{FilesPath + "/{name}", "DELETE", fileDelete},
+		{FilesPath, "POST", &operation{OperationID: "post-file", Summary: "Keep a file sent in the request",
+			Description: "Keeps the file in your uploads folder (up to 64 MiB), for upload_file's kept argument: the \"file\" part of a multipart form (curl -F file=@report.pdf), or JSON {\"file\": {\"name\", \"content\": base64}}.",
+			Tags:        []string{"files"},
+			RequestBody: &requestBody{Required: true, Content: map[string]mediaType{
+				"multipart/form-data": {Schema: map[string]any{"type": "object", "required": []string{"file"}, "properties": map[string]any{"file": map[string]any{"type": "string", "contentMediaType": "application/octet-stream"}}}},
+				"application/json": {Schema: map[string]any{"type": "object", "required": []string{"file"}, "properties": map[string]any{"file": map[string]any{"type": "object", "required": []string{"name", "content"},
+					"properties": map[string]any{"name": map[string]any{"type": "string"}, "content": map[string]any{"type": "string", "contentEncoding": "base64"}}}}}},
+			}},
+			Responses: map[string]response{
+				"201": {Description: "Kept: its URI, name, type and signed link.", Content: jsonContent(map[string]any{"type": "object", "properties": map[string]any{
+					"uri": map[string]any{"type": "string"}, "name": map[string]any{"type": "string"}, "mimeType": map[string]any{"type": "string"}, "link": map[string]any{"type": "string"}}})},
+				"400": {Ref: "#/components/responses/400"}, "401": {Ref: "#/components/responses/401"}, "413": {Ref: "#/components/responses/413"},
+			}}},
 		{SecretsPath, "GET", read("get-secrets", "List secret names", "secret://secrets")},
 	}
 }
