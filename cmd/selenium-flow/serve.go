@@ -119,18 +119,34 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return serveHTTP(ctx, ln, srv.HTTPHandler(), stderr)
 }
 
+// shutdownGrace bounds how long SIGTERM waits for calls in flight (a
+// flow run, a page still loading) before cutting them off; browsers are
+// closed after either way (Server.Close, deferred by runServe).
+const shutdownGrace = 20 * time.Second
+
+// serveHTTP serves until ctx ends (SIGINT, SIGTERM), then stops taking
+// requests and returns once the calls in flight have finished, or
+// shutdownGrace has passed.
 func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, stderr io.Writer) error {
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "selenium-flow: serving Streamable HTTP at http://%s/mcp\n", ln.Addr())
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
-		_ = hs.Shutdown(shut)
+		if err := hs.Shutdown(shut); err != nil {
+			fmt.Fprintf(stderr, "selenium-flow: calls still running after %s were cut off\n", shutdownGrace)
+			_ = hs.Close()
+		}
 	}()
+	// Serve returns as soon as Shutdown starts; the calls in flight are
+	// waited for below, before the browsers they use are closed.
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	<-drained
 	return nil
 }
 
