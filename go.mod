@@ -1,10 +1,12 @@
 module github.com/selenium-flow/selenium-flow
 
-go 1.26.0
+go 1.26
 
 require (
 	github.com/adrg/frontmatter v0.2.0
 	github.com/mark3labs/mcp-go v1.2.1
+	github.com/pb33f/libopenapi v0.42.5
+	github.com/pb33f/libopenapi-validator v0.16.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/tebeka/selenium v0.9.9
 	github.com/yuin/goldmark v1.8.7
@@ -25,8 +27,6 @@ require (
 	github.com/pb33f/go-yaml v0.1.1 // indirect
 	github.com/pb33f/jsonpath v0.8.5 // indirect
 	github.com/pb33f/jsonschema/v6 v6.0.3 // indirect
-	github.com/pb33f/libopenapi v0.42.5 // indirect
-	github.com/pb33f/libopenapi-validator v0.16.3 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.2 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
