@@ -1,6 +1,6 @@
 module github.com/selenium-flow/selenium-flow
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/adrg/frontmatter v0.2.0
