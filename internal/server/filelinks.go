@@ -13,6 +13,7 @@ import (
 	"html"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -30,6 +31,12 @@ type fileLinks struct {
 // newFileLinks loads the link key (FLOW_LINK_KEY, or the one kept in the
 // data folder) and makes the signer.
 func newFileLinks(cfg Config) (*fileLinks, error) {
+	if cfg.PublicURL != "" {
+		u, err := url.Parse(cfg.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Errorf("FLOW_PUBLIC_URL=%q is not the server's base URL; use e.g. https://flows.example.com", excerpt(cfg.PublicURL))
+		}
+	}
 	key, err := links.LoadKey(cfg.LinkKey, cfg.DataDir)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -106,7 +107,7 @@ func (s *Server) runFlow(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		text := s.scrub.Text(err)
-		if te, ok := err.(*toolError); ok {
+		if te, ok := errors.AsType[*toolError](err); ok {
 			text = te.text
 		}
 		st.send("error", ErrorAnswer{Error: text, Tool: "run_flow", Status: statusOf(err)})
