@@ -164,7 +164,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 		New("upload_file", "Upload Kept File", onPage,
 			"Put one of your kept files into an <input type=file> on the page, as if the person had picked it: kept is its name in session://files (a screenshot, print or download). "+
 				"The file never passes through the conversation. Submit the form afterwards with click. "+
-				"Works with a local browser; on a Selenium Grid it is refused. A missing name is refused with the files you have.",
+				"Works on a local browser and on a Selenium Grid, where the file is shipped to the browser's node first. A missing name is refused with the files you have.",
 			p.upload,
 			locatorArg("locator", true, "the <input type=file>"),
 			mcp.WithString("kept", mcp.Required(), mcp.Description("name of a kept file, e.g. report.pdf or downloads/report.pdf")),
@@ -632,6 +632,7 @@ func (p *pageTools) screenshot(ctx context.Context, req mcp.CallToolRequest) (*m
 	return &mcp.CallToolResult{Content: []mcp.Content{
 		mcp.NewImageContent(encode(png), "image/png"),
 		mcp.NewTextContent(keptText(f)),
+		keptLink(f),
 	}}, nil
 }
 
@@ -668,7 +669,17 @@ func (p *pageTools) print(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	return mcp.NewToolResultText(keptText(f) + " Read it with that URI or fetch it at " + sessions.FileLink(f.Name) + "."), nil
+	text := keptText(f) + " Read it with that URI."
+	if link := p.sessions.Link(principal, f.Name); link != "" {
+		text = keptText(f) + " Read it with that URI or fetch it at " + link + "."
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text), keptLink(f)}}, nil
+}
+
+// keptLink names the kept file as a resource link, which a client can
+// read, and the HTTP surface turns into a signed link.
+func keptLink(f files.File) mcp.ResourceLink {
+	return mcp.NewResourceLink(sessions.FileURI(f.Name), f.Name, "The kept file, in session://files.", f.MimeType)
 }
 
 // pdfSafe refuses a PDF of a page that shows one of the caller's
@@ -706,10 +717,6 @@ func (p *pageTools) upload(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		kept = name
 	}
 	err = p.do(ctx, func(s *sessions.Session) error {
-		if s.Remote() {
-			return refusal.New("upload_file needs a local browser, and this server's browsers run on a Selenium Grid.",
-				"Do the upload with a selenium-flow server started without SELENIUM_URL, or skip this step; every other page tool works here.")
-		}
 		box, err := p.sessions.Files(s.Principal)
 		if err != nil {
 			return err

@@ -159,7 +159,8 @@ func (f *flowTools) run(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	f.mu.Unlock()
 	if !rep.OK {
-		return nil, refusal.New(fmt.Sprintf("run_flow %s stopped: %s", name, rep.Failed),
+		// Conflict: the page was not as the flow expected (HTTP 409).
+		return nil, refusal.Of(refusal.Conflict, fmt.Sprintf("run_flow %s stopped: %s", name, rep.Failed),
 			fmt.Sprintf("Get the repair_flow prompt with flow=%q to fix it, then save_flow the corrected document.\n%s", name, body))
 	}
 	done := fmt.Sprintf("all %d steps done", len(rep.Steps))

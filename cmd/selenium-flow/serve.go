@@ -103,6 +103,10 @@ func serverConfig(c *config.Config) (server.Config, error) {
 	if err != nil {
 		return server.Config{}, err
 	}
+	linkTTL, err := c.Duration("link_ttl")
+	if err != nil {
+		return server.Config{}, err
+	}
 	deny, err := egress.ParseRanges(c.Get("browser_deny"))
 	if err != nil {
 		return server.Config{}, fmt.Errorf("FLOW_BROWSER_DENY: %w", err)
@@ -129,23 +133,42 @@ func serverConfig(c *config.Config) (server.Config, error) {
 		BrowserAllow:   allow,
 		MetricsPublic:  c.Bool("metrics_public"),
 		Settings:       c.Settings(),
+		PublicURL:      c.Get("public_url"),
+		LinkKey:        c.Get("link_key"),
+		LinkTTL:        linkTTL,
 
 		AdminFrameAncestors: c.Get("admin_frame_ancestors"),
 	}, nil
 }
 
+// shutdownGrace bounds how long SIGTERM waits for calls in flight (a
+// flow run, a page still loading) before cutting them off; browsers are
+// closed after either way (Server.Close, deferred by runServe).
+const shutdownGrace = 20 * time.Second
+
+// serveHTTP serves until ctx ends (SIGINT, SIGTERM), then stops taking
+// requests and returns once the calls in flight have finished, or
+// shutdownGrace has passed.
 func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	logger.Info("serving Streamable HTTP", "url", fmt.Sprintf("http://%s/mcp", ln.Addr()))
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 		defer cancel()
-		_ = hs.Shutdown(shut)
+		if err := hs.Shutdown(shut); err != nil {
+			logger.Warn("shutdown: calls still running were cut off", "after", shutdownGrace.String())
+			_ = hs.Close()
+		}
 	}()
+	// Serve returns as soon as Shutdown starts; the calls in flight are
+	// waited for below, before the browsers they use are closed.
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	<-drained
 	return nil
 }
 

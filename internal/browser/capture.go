@@ -127,12 +127,10 @@ func (s *Session) PrintPDF(o PrintOptions) ([]byte, error) {
 
 // Upload puts the local file at path into the <input type=file> that loc
 // addresses (hidden file inputs are accepted, as pages often hide them
-// behind a styled button). Only local sessions can upload.
+// behind a styled button). A browser on a remote endpoint (a Selenium
+// Grid) gets the file's bytes first (shipToNode) and the path on its node.
 func (s *Session) Upload(loc Locator, path string) error {
 	op := "upload into " + loc.String()
-	if s.d.remote {
-		return fmt.Errorf("%s: uploading to a browser on a remote endpoint (Selenium Grid) is not supported yet: %w", op, ErrUnsupported)
-	}
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("%s: the file to upload must be given by absolute path", op)
 	}
@@ -151,7 +149,13 @@ func (s *Session) Upload(loc Locator, path string) error {
 		if !r.OK {
 			return fmt.Errorf("%s: it is a %s, not a file input (<input type=file>)", op, r.Kind)
 		}
-		if err := el.SendKeys(path); err != nil {
+		target := path
+		if s.d.remote {
+			if target, err = s.shipToNode(path); err != nil {
+				return s.fail(op, err)
+			}
+		}
+		if err := el.SendKeys(target); err != nil {
 			return s.fail(op, err)
 		}
 		return nil

@@ -280,6 +280,19 @@ func (d *Driver) status(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
+// Ready asks the endpoint's /status whether it can open sessions, without
+// opening one; the error never names the endpoint's address.
+func (d *Driver) Ready(ctx context.Context) error {
+	if _, err := d.status(ctx); err != nil {
+		var se *statusError
+		if errors.As(err, &se) {
+			return fmt.Errorf("the browser endpoint is %s", se)
+		}
+		return errors.New("the browser endpoint does not answer")
+	}
+	return nil
+}
+
 // Remote reports whether the Driver uses an endpoint given by URL (such as
 // a Selenium Grid) rather than a chromedriver it started.
 func (d *Driver) Remote() bool { return d.remote }

@@ -92,12 +92,16 @@ func TestGrid(t *testing.T) {
 	assert.ErrorContains(t, err, `no such download; the downloads are "report.csv"`)
 	clean(err)
 
-	// Uploads need a local browser.
+	// An upload ships the file to the node: the page sees its name and size.
 	assert.NilError(t, s.Navigate(page("/upload")))
 	f := filepath.Join(t.TempDir(), "x.txt")
-	assert.NilError(t, os.WriteFile(f, []byte("x"), 0o600))
-	err = s.Upload(Locator{Label: "Document"}, f)
-	assert.Assert(t, errors.Is(err, ErrUnsupported))
+	assert.NilError(t, os.WriteFile(f, []byte("xyz"), 0o600))
+	assert.NilError(t, s.Upload(Locator{Label: "Document"}, f))
+	picked, err := s.ExecuteScript("const f = document.getElementById('doc').files[0]; return f.name + ' ' + f.size", nil)
+	assert.NilError(t, err)
+	assert.Check(t, is.Equal(string(picked), `"x.txt 3"`))
+	err = s.Upload(Locator{Label: "Document"}, filepath.Join(t.TempDir(), "missing.txt"))
+	assert.ErrorContains(t, err, "does not exist")
 	clean(err)
 
 	assert.NilError(t, s.Close())

@@ -41,6 +41,10 @@ const MaxNameLen = 200
 // ErrNotFound is returned (wrapped) when a named file is not kept in a box.
 var ErrNotFound = errors.New("file not found")
 
+// ErrInvalidName is wrapped by CheckName's error: the name is not one a
+// kept file can have, which is the caller's mistake.
+var ErrInvalidName = errors.New("invalid file name")
+
 // File describes one kept file.
 type File struct {
 	Name     string    `json:"name"`      // unique in the box
@@ -125,9 +129,9 @@ func CheckName(name string) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("files: invalid file name %q: %s; a name is a plain file name such as \"report.pdf\": "+
+	return fmt.Errorf("files: %w %q: %s; a name is a plain file name such as \"report.pdf\": "+
 		"no '/' or '\\', no control characters, not starting with '.', at most %d bytes, not one of %s",
-		truncate(name, 60), why, MaxNameLen, strings.Join(Folders, ", "))
+		ErrInvalidName, truncate(name, 60), why, MaxNameLen, strings.Join(Folders, ", "))
 }
 
 func isFolder(name string) bool {
@@ -323,6 +327,24 @@ func (b *Box) Path(name string) (string, error) {
 		return "", b.notFound(name)
 	}
 	return p, nil
+}
+
+// Delete removes the kept file called name; a name not kept is ErrNotFound.
+func (b *Box) Delete(name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	_, p, err := b.find(name)
+	if err != nil {
+		return b.notFound(name)
+	}
+	if err := os.Remove(p); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return b.notFound(name)
+		}
+		return fmt.Errorf("files: delete %q: %w", name, clean(err))
+	}
+	return nil
 }
 
 // find looks name up in every folder.

@@ -156,7 +156,8 @@ func (s *source) manual() (*Manual, error) {
 	m := &Manual{Assets: map[string][]byte{"openapi.json": s.openapi}}
 	m.Pages = append(m.Pages, s.indexPage())
 	m.Pages = append(m.Pages, s.toolPages()...)
-	m.Pages = append(m.Pages, s.resourcePage(), s.httpPage())
+	m.Pages = append(m.Pages, s.resourcePage())
+	m.Pages = append(m.Pages, s.httpPages()...)
 	corpus, err := s.corpusPages()
 	if err != nil {
 		return nil, err
@@ -179,7 +180,7 @@ var sections = []struct{ Title, Path, About string }{
 	{"Resources", "resources.md", "every resource and template, with URI, type, size and priority"},
 	{"Skills", "skills/README.md", "the skills the server publishes, with every reference page"},
 	{"Knowledge", "knowledge/README.md", "the knowledge documents, by topic"},
-	{"HTTP read API", "http-api.md", "GET /resources/{uri} and its OpenAPI document"},
+	{"HTTP API", "http-api.md", "every tool as an HTTP endpoint, the flow, file and read routes, operations, and the OpenAPI document, a page per endpoint group"},
 	{"Installing", "install.md", "skill directories of each client, and the MCP configuration that connects it"},
 	{"Operations", "operations.md", "every setting and the configuration file, metrics, traces and logs"},
 }

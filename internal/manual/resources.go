@@ -1,7 +1,6 @@
 package manual
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -156,49 +155,4 @@ func (s *source) linkTo(at, base, dest string) (string, bool) {
 		return rel(at, anchor(e)), true
 	}
 	return "", false
-}
-
-func (s *source) httpPage() Page {
-	const at = "http-api.md"
-	var b strings.Builder
-	b.WriteString(header)
-	b.WriteString("# HTTP read API\n\n")
-	b.WriteString("A caller without an MCP client reads the same resources over plain HTTP, from a server started with `selenium-flow serve --http ADDR`. ")
-	fmt.Fprintf(&b, "`GET %s{uri}` answers with the bytes `resources/read` returns for that URI and the resource's type; the URI goes into the path as it is or percent-encoded as one segment. ", server.ReadPrefix)
-	b.WriteString("Authentication and per-caller scoping are those of the MCP endpoint `/mcp`: with tokens or OpenID Connect configured, send `Authorization: Bearer <token>` (a `FLOW_TOKENS` token or the identity provider's access token), and session, file, flow and secret resources are the token's principal's. ")
-	b.WriteString("A URI the server does not serve is `404` with a sentence naming what exists.\n\n")
-	fenced(&b, "sh", fmt.Sprintf("curl -H 'Authorization: Bearer <token>' %s%s%s\ncurl -H 'Authorization: Bearer <token>' %s%sknowledge%%3A%%2F%%2Fdocuments%%2Fsessions",
-		server.DefaultBase, server.ReadPrefix, resources.IndexURI, server.DefaultBase, server.ReadPrefix))
-	fmt.Fprintf(&b, "The server describes the API in an OpenAPI %s document at `%s` (%s, generated from the resource table): one path per resource and one templated path per template, each naming its MCP resource in `x-mcp-resource`.\n\n",
-		server.OpenAPIVersion, server.OpenAPIPath, link("a copy", "openapi.json"))
-
-	var doc struct {
-		Paths map[string]struct {
-			Get struct {
-				Summary  string `json:"summary"`
-				Resource string `json:"x-mcp-resource"`
-			} `json:"get"`
-		} `json:"paths"`
-	}
-	_ = json.Unmarshal(s.openapi, &doc)
-	var paths []string
-	for p := range doc.Paths {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	var rows [][]string
-	for _, p := range paths {
-		op := doc.Paths[p].Get
-		res := "—"
-		if op.Resource != "" {
-			res = code(op.Resource)
-			if e, ok := s.table.Lookup(op.Resource); ok {
-				res = codeLink(op.Resource, rel(at, anchor(e)))
-			}
-		}
-		rows = append(rows, []string{code("GET " + p), res, text(op.Summary)})
-	}
-	b.WriteString("## Paths\n\n")
-	table(&b, []string{"endpoint", "x-mcp-resource", "summary"}, rows)
-	return Page{Path: at, Title: "HTTP read API", Markdown: b.String()}
 }

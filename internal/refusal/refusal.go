@@ -25,6 +25,9 @@ type Error struct {
 	What string
 	// Next is the call or value that would work, as a sentence.
 	Next string
+	// Kind is what sort of mistake it is; the HTTP surface's status
+	// follows from it (kind.go). Invalid when not set.
+	Kind Kind
 }
 
 func (e *Error) Error() string {

@@ -24,7 +24,8 @@ const MaxBody = 1 << 20
 //   - Origin: a browser's cross-site request is refused unless it comes
 //     from the same origin, from a loopback page to a loopback server, or
 //     from an origin in Config.AllowedOrigins.
-//   - Body: at most MaxBody bytes (413 with the limit otherwise).
+//   - Body: at most MaxBody bytes, MaxUpload on the upload routes (413
+//     with the limit otherwise).
 //
 // A refused request gets a sentence that names the setting that would let
 // it through; nothing of the request is echoed beyond a short excerpt.
@@ -45,20 +46,21 @@ func (s *Server) guardHTTP(next http.Handler) http.Handler {
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
-			if r.ContentLength > MaxBody {
-				tooLarge(w)
+			limit := bodyLimit(r)
+			if r.ContentLength > limit {
+				tooLarge(w, limit)
 				return
 			}
 			// Read at most one byte more than allowed: a chunked body has
 			// no length to check up front.
-			body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+			body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 			_ = r.Body.Close()
 			if err != nil {
 				http.Error(w, "The request body could not be read.", http.StatusBadRequest)
 				return
 			}
-			if len(body) > MaxBody {
-				tooLarge(w)
+			if int64(len(body)) > limit {
+				tooLarge(w, limit)
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -67,8 +69,10 @@ func (s *Server) guardHTTP(next http.Handler) http.Handler {
 	})
 }
 
-func tooLarge(w http.ResponseWriter) {
-	http.Error(w, fmt.Sprintf("The request body is larger than %d bytes, the most this server accepts. Send a smaller request.", MaxBody), http.StatusRequestEntityTooLarge)
+func tooLarge(w http.ResponseWriter, limit int64) {
+	// JSON, as every action's refusal (actions.go) is.
+	writeError(w, ErrorAnswer{Status: http.StatusRequestEntityTooLarge,
+		Error: fmt.Sprintf("The request body is larger than %d bytes, the most this server accepts here (%d MiB for a file sent to POST %s or %supload_file). Send a smaller request.", limit, MaxUpload>>20, FilesPath, BrowserPrefix)})
 }
 
 // originAllowed reports whether a browser page at origin may call the

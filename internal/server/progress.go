@@ -25,6 +25,9 @@ import (
 // call it before returning the result.
 func progressFor(ctx context.Context, req mcp.CallToolRequest) (flows.Progress, func()) {
 	none := func() {}
+	if p, ok := ctx.Value(streamProgressKey{}).(flows.Progress); ok {
+		return p, none // an HTTP run streaming Server-Sent Events (flowsapi.go)
+	}
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
 		return nil, none
 	}

@@ -20,8 +20,12 @@ import (
 // /resources/knowledge%3A%2F%2Findex.
 const ReadPrefix = "/resources/"
 
-// OpenAPIPath is where the read API's OpenAPI 3.1 document is served.
-const OpenAPIPath = "/openapi.json"
+// OpenAPIPath is where the HTTP surface's OpenAPI 3.1 document is
+// served, and OpenAPIYAMLPath the same document as YAML.
+const (
+	OpenAPIPath     = "/openapi.json"
+	OpenAPIYAMLPath = "/openapi.yaml"
+)
 
 // mountReadAPI adds the read API and its OpenAPI document to the mux that
 // serves /mcp, so both sit behind the same authentication and every read
@@ -29,6 +33,7 @@ const OpenAPIPath = "/openapi.json"
 func (s *Server) mountReadAPI(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+ReadPrefix+"{uri...}", s.serveRead)
 	mux.HandleFunc("GET "+OpenAPIPath, s.serveOpenAPI)
+	mux.HandleFunc("GET "+OpenAPIYAMLPath, s.serveOpenAPI)
 }
 
 // keepURIPaths protects the "://" of a resource URI in a read path from the
@@ -69,12 +74,19 @@ func (s *Server) serveRead(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error()+" (in the ?resources= query or the "+surface.Header+" header)", http.StatusBadRequest)
 		return
 	}
-	ctx := surface.WithSetting(r.Context(), set)
 	uri := resourceURI(r.PathValue("uri"))
 	if uri == "" {
 		http.Error(w, "Name a resource after "+ReadPrefix+", e.g. "+ReadPrefix+resources.IndexURI+"; "+OpenAPIPath+" lists every path.", http.StatusNotFound)
 		return
 	}
+	s.writeResource(w, r.WithContext(surface.WithSetting(r.Context(), set)), uri)
+}
+
+// writeResource answers a GET with the resource at uri, read as the
+// request's caller: the bytes resources/read returns, with the resource's
+// type. The flow, file and secret routes answer their resources with it.
+func (s *Server) writeResource(w http.ResponseWriter, r *http.Request, uri string) {
+	ctx := r.Context()
 	if e, _, ok := s.table.Match(uri); ok && e.Hidden {
 		http.Error(w, s.refuseHidden(r, uri).Error(), http.StatusNotFound)
 		return
@@ -114,13 +126,18 @@ func (s *Server) refuseHidden(r *http.Request, uri string) error {
 	return fmt.Errorf("no resource at %s. Read %s for every document and skill", uri, resources.IndexURI)
 }
 
-func (s *Server) serveOpenAPI(w http.ResponseWriter, _ *http.Request) {
-	doc, err := s.OpenAPI()
+// serveOpenAPI answers the document, as JSON or, at OpenAPIYAMLPath, YAML.
+func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	build, typ := s.OpenAPI, "application/json"
+	if r.URL.Path == OpenAPIYAMLPath {
+		build, typ = s.OpenAPIYAML, "application/yaml"
+	}
+	doc, err := build()
 	if err != nil {
 		http.Error(w, "the OpenAPI document could not be built: "+s.scrub.Text(err), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", typ)
 	w.Header().Set("Content-Length", strconv.Itoa(len(doc)))
 	_, _ = w.Write(doc)
 }

@@ -163,7 +163,7 @@ func (r runtime) readKept(ctx context.Context, uri string, vars map[string]strin
 	if err != nil {
 		return resources.Content{}, err
 	}
-	c := resources.Content{MIMEType: f.MimeType, Link: sessions.FileLink(f.Name)}
+	c := resources.Content{MIMEType: f.MimeType, Link: r.sessions.Link(auth.Principal(ctx), f.Name)}
 	if isText(f.MimeType) {
 		c.Text = string(data)
 	} else {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/netip"
 	"os"
@@ -117,6 +116,16 @@ type Config struct {
 	// Settings are the effective settings with their sources, secrets
 	// masked (config.Config.Settings), for the admin page's Settings view.
 	Settings []config.Shown
+	// PublicURL is the server's address as callers reach it, e.g.
+	// https://flows.example.com (FLOW_PUBLIC_URL): links to kept files are
+	// made absolute with it, and offered over stdio too.
+	PublicURL string
+	// LinkKey signs links to kept files (FLOW_LINK_KEY); when empty a
+	// random key is kept in DataDir, shared by replicas of the folder.
+	LinkKey string
+	// LinkTTL is how long a link to a kept file works (LINK_TTL);
+	// links.DefaultTTL when zero.
+	LinkTTL time.Duration
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -145,6 +154,7 @@ type Server struct {
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
 	authn    *auth.Authenticator // every HTTP route's authentication (authn.go)
+	links    *fileLinks // filelinks.go
 	warnings []error
 	obs      *observer // metrics, traces and logs (observe.go)
 
@@ -198,7 +208,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	var open func() int // the open-browsers gauge reads the manager made below
 	obs := newObserver(cfg, func() int { return open() })
+	fileLinks, err := newFileLinks(cfg)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
+		links:    fileLinks,
 		cfg:      cfg,
 		obs:      obs,
 		secrets:  sec,
@@ -209,6 +224,7 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
 			sessions.WithScrubber(scrub),
+			sessions.WithLinks(fileLinks.link),
 			sessions.WithDriverOptions(
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
 				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}),
@@ -416,6 +432,7 @@ func (s *Server) refusals(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerF
 		}()
 		res, err = next(ctx, req)
 		if err != nil {
+			noteRefusal(ctx, err) // the HTTP surface's status (actions.go)
 			return s.scrub.Result(err), nil
 		}
 		if res != nil && res.IsError {
@@ -498,7 +515,9 @@ func (s *Server) buildHTTP() http.Handler {
 	mux.Handle("GET "+MetricsPath, s.obs.metrics.Handler())
 	s.mountReadAPI(mux)
 	mux.Handle(admin.APIPrefix, s.admin.API())
-	return s.observeHTTP(mux, s.guardHTTP(s.admin.Public(s.metricsAuth(s.authenticate(notePrincipal(keepURIPaths(mux)))))))
+	s.mountActions(mux) // actions.go, flowsapi.go, ops.go
+	s.links.served.Store(true)
+	return s.observeHTTP(mux, s.guardHTTP(s.cors(healthOnly(s.admin.Public(s.metricsAuth(s.signedFiles(s.authenticate(notePrincipal(keepURIPaths(mux))))))))))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -509,20 +528,6 @@ func checkSetting(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// serveFile serves one of the caller's kept files, the link the file
-// resources name.
-func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
-	data, f, err := s.sessions.ReadKept(r.Context(), auth.Principal(r.Context()), r.PathValue("name"))
-	if err != nil {
-		http.Error(w, s.scrub.Text(err), statusOf(err))
-		return
-	}
-	w.Header().Set("Content-Type", f.MimeType)
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(data)
 }
 
 // StdioContext is the context function for the stdio transport: the

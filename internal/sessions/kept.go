@@ -34,7 +34,7 @@ type FileItem struct {
 	Size     int64  `json:"size"`
 	MIMEType string `json:"mimeType"`
 	URI      string `json:"uri"`
-	Link     string `json:"link"`
+	Link     string `json:"link,omitempty"` // signed; none where nothing serves HTTP
 	Modified string `json:"modified"`
 }
 
@@ -64,11 +64,22 @@ var listedFolders = []string{files.Screenshots, files.Downloads}
 // FileURI is the resource URI of a kept file.
 func FileURI(name string) string { return "session://files/" + url.PathEscape(name) }
 
-// FileLink is where a person fetches a kept file over HTTP.
+// FileLink is the path of a kept file on the HTTP server: the caller's
+// own, with a token; Manager.Link signs it so it works without one.
 func FileLink(name string) string { return "/files/" + url.PathEscape(name) }
 
-func item(f files.File) FileItem {
-	return FileItem{Name: f.Name, Folder: f.Folder, Size: f.Size, MIMEType: f.MimeType, URI: FileURI(f.Name), Link: FileLink(f.Name), Modified: f.Modified.UTC().Format(time.RFC3339)}
+// Link is where a person, or a page, fetches principal's kept file over
+// HTTP without a token: a signed link (see package links), or "" where
+// nothing serves HTTP, and the file's URI is the way to it.
+func (m *Manager) Link(principal, name string) string {
+	if m.link == nil {
+		return ""
+	}
+	return m.link(principal, name)
+}
+
+func (m *Manager) item(principal string, f files.File) FileItem {
+	return FileItem{Name: f.Name, Folder: f.Folder, Size: f.Size, MIMEType: f.MimeType, URI: FileURI(f.Name), Link: m.Link(principal, f.Name), Modified: f.Modified.UTC().Format(time.RFC3339)}
 }
 
 // Describe is the caller's session as session://current shows it.
@@ -122,7 +133,7 @@ func (m *Manager) ListFiles(ctx context.Context, principal string) (FileList, er
 	}
 	out := FileList{Files: []FileItem{}}
 	for _, f := range all {
-		out.Files = append(out.Files, item(f))
+		out.Files = append(out.Files, m.item(principal, f))
 	}
 	for _, folder := range files.Folders {
 		n := 0
@@ -156,7 +167,7 @@ func (m *Manager) ListFolder(ctx context.Context, principal, folder string) (Fol
 	}
 	out := Folder{Folder: folder, URI: "session://files/" + folder, Files: []FileItem{}}
 	for _, f := range fs {
-		out.Files = append(out.Files, item(f))
+		out.Files = append(out.Files, m.item(principal, f))
 	}
 	return out, nil
 }

@@ -40,6 +40,7 @@ type Manager struct {
 	stopped  sync.Once
 
 	scrub *refusal.Scrubber // learns each driver's endpoint
+	link  func(principal, name string) string
 
 	// watchers hear of every open, close and use (inventory.go).
 	watchMu  sync.Mutex
@@ -70,6 +71,13 @@ func WithSeleniumURL(u string) Option {
 // endpoint of every driver the manager starts so that no refusal shows it.
 func WithScrubber(sc *refusal.Scrubber) Option {
 	return func(m *Manager) { m.scrub = sc }
+}
+
+// WithLinks gives the manager what makes the link to a kept file (a
+// signed URL the server answers); without it, or when it answers "",
+// files are named by resource URI only, since nothing would answer a link.
+func WithLinks(link func(principal, name string) string) Option {
+	return func(m *Manager) { m.link = link }
 }
 
 // WithIdleTimeout sets how long an unused session lives.
@@ -133,7 +141,8 @@ func (m *Manager) startDriver(ctx context.Context) (*browser.Driver, error) {
 	}
 	d, err := browser.Start(ctx, m.driverOpts...)
 	if err != nil {
-		return nil, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", err)
+		// Unavailable: nothing the caller sent was wrong (HTTP 503).
+		return nil, refusal.WithKind(refusal.Unavailable, fmt.Errorf("the browser endpoint could not be started (%w); check that chromedriver is installed or SELENIUM_URL points at a running Grid, then call open_session again", err))
 	}
 	m.scrub.Hide(d.Endpoint())
 	m.driver = d
@@ -250,7 +259,7 @@ func (m *Manager) Open(ctx context.Context, principal string, opts browser.Sessi
 }
 
 // ErrNoSession is the refusal for a page tool called with no open browser.
-var ErrNoSession = refusal.New("No browser session is open for you.", "Call open_session (optionally with url) first; session://current shows the session's state.")
+var ErrNoSession = refusal.Of(refusal.Conflict, "No browser session is open for you.", "Call open_session (optionally with url) first; session://current shows the session's state.")
 
 // Do runs fn on the caller's session and marks it used; with no session
 // open it refuses with ErrNoSession. When fn fails because the browser no
@@ -384,6 +393,17 @@ func (m *Manager) keepDownloads(ctx context.Context, s *Session, appear bool) ([
 		kept = append(kept, f)
 	}
 	return kept, nil
+}
+
+// Ready reports whether the browser endpoint answers its /status: the
+// Grid's, or the local chromedriver's (started when it is not yet, which
+// opens no browser). GET /ready answers with it.
+func (m *Manager) Ready(ctx context.Context) error {
+	d, err := m.startDriver(ctx)
+	if err != nil {
+		return refusal.WithKind(refusal.Unavailable, errors.New("the browser endpoint could not be started; check that chromedriver is installed or SELENIUM_URL points at a running Grid"))
+	}
+	return refusal.WithKind(refusal.Unavailable, d.Ready(ctx))
 }
 
 // Remote reports whether sessions run on a remote endpoint (a Grid).
