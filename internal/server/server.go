@@ -154,7 +154,7 @@ type Server struct {
 	sessions *sessions.Manager
 	scrub    *refusal.Scrubber
 	authn    *auth.Authenticator // every HTTP route's authentication (authn.go)
-	links    *fileLinks // filelinks.go
+	links    *fileLinks          // filelinks.go
 	warnings []error
 	obs      *observer // metrics, traces and logs (observe.go)
 
