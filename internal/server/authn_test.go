@@ -239,7 +239,7 @@ func TestMCPAuthorizationClient(t *testing.T) {
 
 // TestOIDCPrincipalsKeepTheirFiles: with real Chromium, a file alice's
 // browser kept is hers alone; carol, signed in at the same provider, sees
-// no file, cannot read it as a resource or download its link, and alice
+// no file, cannot read it as a resource or fetch it by name, and alice
 // can.
 func TestOIDCPrincipalsKeepTheirFiles(t *testing.T) {
 	servertest.NeedBrowser(t)
@@ -265,7 +265,11 @@ func TestOIDCPrincipalsKeepTheirFiles(t *testing.T) {
 	assert.Check(t, is.Len(theirs.Files, 0))
 	_, err := servertest.Read(t, carol, kept.URI)
 	assert.Check(t, err != nil, "carol read alice's file")
-	code, _, body := do(t, hs.Base, call{method: "GET", path: kept.Link, token: carolToken})
+	// The signed link is a capability that travels (issue 14): whoever
+	// holds it opens the file. The path without its signature is carol's
+	// own /files/, where alice's file does not exist.
+	unsigned, _, _ := strings.Cut(kept.Link, "?")
+	code, _, body := do(t, hs.Base, call{method: "GET", path: unsigned, token: carolToken})
 	assert.Check(t, is.Equal(code, http.StatusNotFound))
 	assert.Check(t, !strings.HasPrefix(body, "\x89PNG"))
 	code, _, body = do(t, hs.Base, call{method: "GET", path: kept.Link, token: aliceToken})
