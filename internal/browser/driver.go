@@ -391,6 +391,9 @@ func timeoutFor(u *url.URL) time.Duration {
 type timeoutTransport struct{ next http.RoundTripper }
 
 func (t timeoutTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if resp, ok := attachReply(r); ok {
+		return resp, nil
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeoutFor(r.URL))
 	resp, err := t.next.RoundTrip(r.WithContext(ctx))
 	if err != nil {

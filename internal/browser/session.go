@@ -111,6 +111,8 @@ type Session struct {
 	mu     sync.Mutex
 	gone   atomic.Bool
 	closed bool
+	// lastURL is the page URL CurrentURL last read (LastURL).
+	lastURL atomic.Value
 	// newDoc says the page is likely a document the page script has not
 	// been installed in (after a navigation): script sends it at once
 	// instead of trying the stub first. It only saves a round trip; a
