@@ -244,7 +244,10 @@ func requireLocator(args map[string]any, name string) (browser.Locator, error) {
 // do runs fn on the caller's session (see sessions.Manager.Do: no session
 // is a refusal, a dead browser is dropped).
 func (p *pageTools) do(ctx context.Context, fn func(*sessions.Session) error) error {
-	return p.sessions.Do(auth.Principal(ctx), fn)
+	return p.sessions.Do(ctx, sessions.OwnerOf(ctx), func(s *sessions.Session) error {
+		note(ctx, s.TakeNote())
+		return fn(s)
+	})
 }
 
 // act runs an action and reports it with where the page is now and what
@@ -319,13 +322,19 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 			return nil, err
 		}
 	}
-	_, reopened, err := p.sessions.Open(ctx, auth.Principal(ctx), opts)
+	s, how, err := p.sessions.Open(ctx, sessions.OwnerOf(ctx), opts, req.GetBool("restore_site_data", true))
 	if err != nil {
 		return nil, err
 	}
+	note(ctx, s.TakeNote())
 	what := "Opened a new browser session"
-	if reopened {
+	switch {
+	case how.Kept:
 		what = "Your browser session was already open and is kept as it was (call close_session first for a fresh one)"
+	case how.Restored > 0:
+		what = fmt.Sprintf("Opened a new browser session with the saved site data of %d sites restored (session://sites)", how.Restored)
+	case how.SkippedSiteData:
+		what = "Opened a new browser session without the saved site data (restore_site_data false); the data stays saved in session://sites"
 	}
 	return p.act(ctx, what, func(s *sessions.Session) error {
 		if u := req.GetString("url", ""); u != "" {
@@ -336,7 +345,7 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (p *pageTools) close(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	closed, err := p.sessions.Close(ctx, auth.Principal(ctx))
+	closed, err := p.sessions.Close(ctx, sessions.OwnerOf(ctx))
 	if err != nil {
 		return nil, err
 	}

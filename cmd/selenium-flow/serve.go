@@ -53,6 +53,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	wsTTL, err := parseWorkspaceTTL(os.Getenv("FLOW_WORKSPACE_TTL"))
+	if err != nil {
+		return err
+	}
 	deny, err := egress.ParseRanges(os.Getenv("FLOW_BROWSER_DENY"))
 	if err != nil {
 		return fmt.Errorf("FLOW_BROWSER_DENY: %w", err)
@@ -80,6 +84,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		DataDir:        os.Getenv("FLOW_DATA_DIR"),
 		SeleniumURL:    os.Getenv("SELENIUM_URL"),
 		IdleTimeout:    idle,
+		Store:          os.Getenv("FLOW_STORE"),
+		StorePrefix:    os.Getenv("FLOW_STORE_PREFIX"),
+		WorkspaceTTL:   wsTTL,
 		Secrets:        secrets.FromEnviron(os.Environ()),
 		BrowserArgs:    browserArgs(os.Getenv("FLOW_BROWSER_ARGS")),
 		AllowedHosts:   splitList(strings.ToLower(os.Getenv("FLOW_ALLOWED_HOSTS"))),

@@ -618,3 +618,21 @@ func (s *Session) withElement(op string, loc Locator, o resolveOpts, fn func(el 
 	}
 	return fn(el, r)
 }
+
+// Detach lets go of the session without ending it: the browser keeps
+// running on its endpoint (a Grid), where another client, or this server
+// after a restart, attaches to it again (Driver.Attach). Its local
+// resources are released as Close does.
+func (s *Session) Detach() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.gone.Store(true)
+	s.removeTemp()
+	forgetTimeout(s.base())
+	s.d.remove(s)
+	return nil
+}

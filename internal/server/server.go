@@ -35,6 +35,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -95,6 +96,14 @@ type Config struct {
 	// Secrets are where the secret catalogue is loaded from (FLOW_SECRETS,
 	// FLOW_SECRETS_DIR, FLOW_SECRET_* variables); none when zero.
 	Secrets secrets.Sources
+	// Store keeps every workspace's record (FLOW_STORE): "" for the
+	// embedded store under DataDir, redis://host:port/db for Redis, which
+	// several replicas share. StorePrefix starts its keys
+	// (FLOW_STORE_PREFIX) and WorkspaceTTL is how long an unused workspace
+	// is kept (FLOW_WORKSPACE_TTL); see package workspaces.
+	Store        string
+	StorePrefix  string
+	WorkspaceTTL time.Duration
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -143,7 +152,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
-	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
+	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL, cfg.Store)...)
 	// A server killed in the middle of a write leaves a temporary file.
 	atomicfile.RemoveStale(cfg.DataDir, atomicfile.StaleAge)
 	if cfg.NoScripts {
@@ -167,6 +176,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	wsStore, err := openWorkspaces(cfg)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		cfg:      cfg,
 		secrets:  sec,
@@ -176,6 +189,7 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithSeleniumURL(cfg.SeleniumURL),
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
 			sessions.WithScrubber(scrub),
+			sessions.WithStore(wsStore),
 			sessions.WithDriverOptions(
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
 				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}))),
@@ -210,6 +224,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	if err != nil {
 		s.sessions.Shutdown() // its idle reaper runs from sessions.New on
+		_ = wsStore.Close()
 		return nil, err
 	}
 	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
@@ -303,6 +318,9 @@ func (s *Server) Close() {
 		cancel()
 	}
 	s.sessions.Shutdown()
+	if st := s.sessions.Store(); st != nil {
+		_ = st.Close()
+	}
 }
 
 // Sessions returns the browser session manager.
@@ -450,6 +468,7 @@ func (s *Server) buildHTTP() http.Handler {
 		mcpserver.WithSessionIdleTTL(SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := surface.SettingFromRequest(r)
+			ctx = workspaces.WithWorkspace(ctx, workspaces.Workspace(r.Context()))
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
@@ -458,7 +477,7 @@ func (s *Server) buildHTTP() http.Handler {
 	mux.Handle("/mcp", checkSetting(owned.ownSessionsOnly(s.httpLayer(trackProgress(stream)))))
 	mux.HandleFunc("GET /files/{name}", s.serveFile)
 	s.mountReadAPI(mux)
-	return s.guardHTTP(s.cfg.Tokens.Middleware(keepURIPaths(mux)))
+	return s.guardHTTP(s.cfg.Tokens.Middleware(workspaces.Middleware(keepURIPaths(mux))))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -488,6 +507,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 // StdioContext is the context function for the stdio transport: the
 // server-wide setting is the caller's explicit one.
 func (s *Server) StdioContext(ctx context.Context) context.Context {
+	ctx = workspaces.WithWorkspace(ctx, workspaces.Named{Name: workspaces.Default, How: workspaces.ByStdio})
 	return surface.WithSetting(ctx, s.cfg.Resources)
 }
 

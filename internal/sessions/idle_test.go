@@ -24,26 +24,26 @@ func TestIdleReaperSparesARunningCall(t *testing.T) {
 	advance := func(d time.Duration) { clock.Add(int64(d)) }
 	m := New(store, WithIdleTimeout(time.Minute), withClock(func() time.Time { return time.Unix(0, clock.Load()) }))
 	defer m.Shutdown()
-	_, _, err = m.Open(t.Context(), "alice", browser.SessionOptions{})
+	_, _, err = m.Open(t.Context(), Owner{Principal: "alice", Workspace: "default"}, browser.SessionOptions{}, true)
 	assert.NilError(t, err)
 
 	inCall, release, done := make(chan struct{}), make(chan struct{}), make(chan error)
 	go func() {
-		done <- m.Do("alice", func(*Session) error { close(inCall); <-release; return nil })
+		done <- m.Do(t.Context(), Owner{Principal: "alice", Workspace: "default"}, func(*Session) error { close(inCall); <-release; return nil })
 	}()
 	<-inCall
 	advance(time.Hour) // the call has run for an hour
 	m.closeIdle()
-	assert.Assert(t, m.Peek("alice") != nil, "the reaper closed a session in the middle of a call")
+	assert.Assert(t, m.Peek(Owner{Principal: "alice", Workspace: "default"}) != nil, "the reaper closed a session in the middle of a call")
 	close(release)
 	assert.NilError(t, <-done)
 
 	advance(30 * time.Second) // half the timeout after the call ended
 	m.closeIdle()
-	assert.Assert(t, m.Peek("alice") != nil, "the idle time counted from the call's start")
+	assert.Assert(t, m.Peek(Owner{Principal: "alice", Workspace: "default"}) != nil, "the idle time counted from the call's start")
 	advance(time.Minute)
 	m.closeIdle()
-	assert.Assert(t, m.Peek("alice") == nil, "an idle session was kept")
+	assert.Assert(t, m.Peek(Owner{Principal: "alice", Workspace: "default"}) == nil, "an idle session was kept")
 }
 
 // withClock replaces the manager's clock, before its reaper starts.
