@@ -11,6 +11,8 @@ const (
 	ReaderSessionFile    Reader = "session.file"
 	ReaderSessionFiles   Reader = "session.files"
 	ReaderSessionFolder  Reader = "session.folder"
+	ReaderSessionSite    Reader = "session.site"
+	ReaderSessionSites   Reader = "session.sites"
 	ReaderUIShell        Reader = "ui.shell"
 )
 
@@ -18,6 +20,7 @@ const (
 const (
 	CompleterFlowName    Completer = "flow.name"
 	CompleterSessionFile Completer = "session.file"
+	CompleterSessionSite Completer = "session.site"
 )
 
 // generatedEntries is the resource table as go generate wrote it.
@@ -256,7 +259,7 @@ var generatedEntries = []Entry{
 		URI:         "session://current",
 		Name:        "session-current",
 		Title:       "Current Session",
-		Description: "Your browser session: its name, browser, current URL, whether it is live or idle, window size and the caller (principal) it belongs to; its windows and which one is current, the frame commands act in, and a dialog waiting for answer_dialog. Read it before open_session to see whether a browser is already open.",
+		Description: "The browser of the workspace this request works in (?workspace=NAME, else default): the workspace and how it was named, browser, current URL, whether it is live, idle, open elsewhere (held by no process: the next page tool re-attaches or reopens it) or closed, window size, the driver's idle timeout and the caller (principal); its windows and which one is current, the frame commands act in, a dialog waiting for answer_dialog, and the sites whose data is saved. Read it before open_session to see whether a browser is already open.",
 		MIMEType:    "application/json",
 		Priority:    0.7,
 		Kind:        Runtime,
@@ -306,6 +309,31 @@ var generatedEntries = []Entry{
 		Reader:      ReaderSessionFile,
 		NoneYet:     "no files are kept yet: a screenshot, a printed page or a download keeps one, and session://files lists them",
 		Completer:   CompleterSessionFile,
+	},
+	{
+		URI:         "session://sites",
+		Name:        "session-sites",
+		Title:       "Saved Site Data",
+		Description: "The site data save_site_data kept in this workspace, restored when its browser is reopened: each site with its cookie names (httpOnly values shown as •••), its localStorage and sessionStorage keys with sizes, and its session://sites/{site} URI. Secret values never appear.",
+		MIMEType:    "application/json",
+		Priority:    0.5,
+		Kind:        Runtime,
+		Reader:      ReaderSessionSites,
+		Tools:       []string{"save_site_data"},
+	},
+	{
+		URI:         "session://sites/{site}",
+		Name:        "session-site",
+		Title:       "One Site's Saved Data",
+		Description: "What save_site_data kept of one site (a host name as session://sites lists it, e.g. session://sites/example.com): its cookies with domain, path, flags and expiry (httpOnly values shown as •••) and its storage keys with sizes.",
+		MIMEType:    "application/json",
+		Priority:    0.35,
+		Template:    true,
+		Kind:        Runtime,
+		Reader:      ReaderSessionSite,
+		NoneYet:     "no site data is saved in this workspace yet: sign in, then call save_site_data, and session://sites lists it",
+		Tools:       []string{"save_site_data"},
+		Completer:   CompleterSessionSite,
 	},
 	{
 		URI:         "flow://flows",

@@ -41,3 +41,11 @@ func note(ctx context.Context, text string) {
 		box.text = text
 	}
 }
+
+// withNotes gives every tool of ts the line (withNote).
+func withNotes(ts []Tool) []Tool {
+	for i := range ts {
+		ts[i].Handler = withNote(ts[i].Handler)
+	}
+	return ts
+}

@@ -43,30 +43,41 @@ type SiteStorage struct {
 // the sessionStorage of the page it was saved on.
 type SiteData struct {
 	Cookies []Cookie      `json:"cookies"`
-	Sites   []SiteStorage `json:"sites"`
+	Storage []SiteStorage `json:"storage"`
 	SavedAt time.Time     `json:"saved_at"`
 }
 
-// Origins are the sites the data is of: every storage origin and every
-// cookie domain, sorted.
-func (d SiteData) Origins() []string {
+// Hosts are the sites the data is of, sorted: the host of every storage
+// origin and every cookie domain (cookies have no scheme or port).
+func (d SiteData) Hosts() []string {
 	var out []string
-	for _, s := range d.Sites {
-		out = append(out, s.Origin)
+	for _, s := range d.Storage {
+		out = append(out, s.Host())
 	}
 	for _, c := range d.Cookies {
-		out = append(out, strings.TrimPrefix(c.Domain, "."))
+		out = append(out, c.Host())
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Host is the host name of the storage's origin.
+func (s SiteStorage) Host() string {
+	if u, err := url.Parse(s.Origin); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return s.Origin
+}
+
+// Host is the cookie's domain without its leading dot.
+func (c Cookie) Host() string { return strings.TrimPrefix(c.Domain, ".") }
 
 // ErrSiteDataTooLarge is site data over MaxSites or MaxSiteBytes.
 var ErrSiteDataTooLarge = errors.New("site data too large")
 
 // Check refuses site data over the caps, saying how far over it is.
 func (d SiteData) Check() error {
-	if n := len(d.Origins()); n > MaxSites {
+	if n := len(d.Hosts()); n > MaxSites {
 		return fmt.Errorf("%w: it holds %d sites, at most %d are kept", ErrSiteDataTooLarge, n, MaxSites)
 	}
 	b, _ := json.Marshal(d)
@@ -103,15 +114,15 @@ func (s *Session) SaveSiteData(ctx context.Context, prev *SiteData) (SiteData, e
 		return SiteData{}, errors.New("save site data: unexpected script reply")
 	}
 	if prev != nil {
-		out.Sites = slices.DeleteFunc(slices.Clone(prev.Sites), func(st SiteStorage) bool { return st.Origin == here.Origin })
+		out.Storage = slices.DeleteFunc(slices.Clone(prev.Storage), func(st SiteStorage) bool { return st.Origin == here.Origin })
 		if cookies == nil {
 			cookies = prev.Cookies
 		}
 	}
 	if strings.HasPrefix(here.Origin, "http") && (len(here.Local) > 0 || len(here.Session) > 0) {
-		out.Sites = append(out.Sites, here)
+		out.Storage = append(out.Storage, here)
 	}
-	slices.SortFunc(out.Sites, func(a, b SiteStorage) int { return strings.Compare(a.Origin, b.Origin) })
+	slices.SortFunc(out.Storage, func(a, b SiteStorage) int { return strings.Compare(a.Origin, b.Origin) })
 	out.Cookies = cookies
 	return out, nil
 }
@@ -176,7 +187,7 @@ func (s *Session) RestoreSiteData(ctx context.Context, d SiteData) error {
 	if err := s.setCookies(ctx, d.Cookies); err != nil {
 		return s.fail("restore site data", err)
 	}
-	for _, st := range d.Sites {
+	for _, st := range d.Storage {
 		u, err := url.Parse(st.Origin)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			continue

@@ -47,7 +47,9 @@ func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 			}
 			return resources.JSON(f)
 		},
-		resources.ReaderSessionFile: r.readKept,
+		resources.ReaderSessionFile:  r.readKept,
+		resources.ReaderSessionSites: r.readSites,
+		resources.ReaderSessionSite:  r.readSite,
 		resources.ReaderFlowList: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
 			list := r.flows.List(auth.Principal(ctx))
 			if list == nil {
@@ -139,6 +141,7 @@ func (r runtime) completers() map[resources.Completer]resources.CompleteFunc {
 			}
 			return names, err
 		},
+		resources.CompleterSessionSite: r.completeSites,
 		resources.CompleterFlowName: func(ctx context.Context, _, _ string) ([]string, error) {
 			return r.flows.Names(auth.Principal(ctx)), nil
 		},

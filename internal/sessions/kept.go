@@ -137,7 +137,7 @@ func savedSites(d *browser.SiteData) []string {
 	if d == nil {
 		return nil
 	}
-	return d.Origins()
+	return d.Hosts()
 }
 
 // box returns the caller's files after keeping any finished downloads of

@@ -262,7 +262,7 @@ func (m *Manager) Open(ctx context.Context, o Owner, opts browser.SessionOptions
 				_ = bs.Close()
 				return nil, Opened{}, openErr(err)
 			}
-			how.Restored = len(rec.SiteData.Origins())
+			how.Restored = len(rec.SiteData.Hosts())
 		} else {
 			how.SkippedSiteData = true
 		}

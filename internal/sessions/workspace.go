@@ -165,7 +165,7 @@ func (m *Manager) recover(ctx context.Context, o Owner) (*Session, error) {
 			_ = bs.Close()
 			return nil, openErr(err)
 		}
-		note += fmt.Sprintf(" with the saved site data of %d sites", len(rec.SiteData.Origins()))
+		note += fmt.Sprintf(" with the saved site data of %d sites", len(rec.SiteData.Hosts()))
 	}
 	if rec.URL != "" {
 		if err := bs.Navigate(rec.URL); err == nil {
