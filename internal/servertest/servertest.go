@@ -244,6 +244,19 @@ type Server struct {
 	Base   string // scheme://host:port
 	cmd    *exec.Cmd
 	stderr *testenv.Buffer
+	exited chan struct{}
+}
+
+// Stop sends sig (SIGTERM, or SIGKILL for a crash) to the server process
+// alone, as an orchestrator would, and waits until it has exited.
+func (s *Server) Stop(t testing.TB, sig syscall.Signal) {
+	t.Helper()
+	_ = syscall.Kill(s.cmd.Process.Pid, sig)
+	select {
+	case <-s.exited:
+	case <-time.After(time.Until(Deadline(t, time.Minute))):
+		t.Fatalf("the server did not exit after %v", sig)
+	}
 }
 
 // Stderr is what the server wrote to stderr so far.
@@ -265,8 +278,8 @@ func StartHTTP(t testing.TB, args []string, env []string) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{cmd: cmd, stderr: &testenv.Buffer{}}
 	exited := make(chan struct{})
+	s := &Server{cmd: cmd, stderr: &testenv.Buffer{}, exited: exited}
 	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
