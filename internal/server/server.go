@@ -137,6 +137,7 @@ type Server struct {
 	http     http.Handler
 	stream   *mcpserver.StreamableHTTPServer // shut down by Close
 	registry registry                        // transport sessions, for the layer (extension.go)
+	owned    *transportSessions              // Mcp-Session-Id ownership, shared through the workspace store
 }
 
 // New builds the server: the stores first, then the tools and every
@@ -234,6 +235,8 @@ func New(cfg Config) (*Server, error) {
 	hooks := &mcpserver.Hooks{}
 	s.table.ListHooks(hooks)
 	s.registry.hooks(hooks)
+	s.owned = newTransportSessions(SessionIdleTTL, wsStore)
+	s.owned.hooks(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
 		r.Instructions = s.instructions(s.caller(ctx))
 	})
@@ -461,14 +464,14 @@ func (s *Server) HTTPHandler() http.Handler {
 // buildHTTP makes the HTTP handler, once: its Streamable HTTP server keeps
 // a session sweeper running until Close.
 func (s *Server) buildHTTP() http.Handler {
-	owned := newTransportSessions(SessionIdleTTL)
+	owned := s.owned
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
 		mcpserver.WithSessionIdManagerResolver(owned),
 		mcpserver.WithSessionIdleTTL(SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := surface.SettingFromRequest(r)
-			ctx = workspaces.WithWorkspace(ctx, workspaces.Workspace(r.Context()))
+			ctx = workspaces.WithWorkspace(owned.clientFrom(ctx, r), workspaces.Workspace(r.Context()))
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)

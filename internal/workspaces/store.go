@@ -27,6 +27,9 @@ type Store interface {
 	List(ctx context.Context, owner string) ([]Record, error)
 	// Close releases the store's connections.
 	Close() error
+	// The transport sessions of the Streamable HTTP transport live in the
+	// same store, so every replica serves them (transport.go).
+	TransportStore
 }
 
 // Config selects and configures a store (Open).
