@@ -17,7 +17,10 @@
 //     record is small, read once per call and written only when it
 //     changed, so a database buys nothing here; plain files keep the data
 //     folder readable, need no new dependency, and share the one atomic
-//     write every other store of the data folder uses.
+//     write every other store of the data folder uses. Records are written
+//     without fsync (atomicfile.WriteUnsynced): a killed process loses
+//     nothing, and after a machine crash the browser is gone anyway, while
+//     two fsyncs would cost more than the page action that moved it.
 //   - Redis (FLOW_STORE=redis://host:port/db): one key per workspace under
 //     a prefix (FLOW_STORE_PREFIX, default "selenium-flow:") so a shared
 //     database is safe, each with a sliding TTL (FLOW_WORKSPACE_TTL,

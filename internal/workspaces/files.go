@@ -80,7 +80,7 @@ func (f *fileStore) Put(_ context.Context, r Record) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return storeErr("write a workspace", errors.New("the folder cannot be made"))
 	}
-	if err := atomicfile.Write(p, data, 0o600); err != nil {
+	if err := atomicfile.WriteUnsynced(p, data, 0o600); err != nil {
 		return storeErr("write a workspace", errors.New("the file cannot be written"))
 	}
 	return nil

@@ -62,7 +62,7 @@ func (f *fileStore) PutTransport(_ context.Context, t Transport, _ time.Duration
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return storeErr("write a transport session", errors.New("the folder cannot be made"))
 	}
-	if err := atomicfile.Write(p, data, 0o600); err != nil {
+	if err := atomicfile.WriteUnsynced(p, data, 0o600); err != nil {
 		return storeErr("write a transport session", errors.New("the file cannot be written"))
 	}
 	return nil
