@@ -528,6 +528,13 @@ func (m *Manager) closeIdle() {
 	m.mu.Unlock()
 	for _, s := range idle {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if m.usedElsewhere(ctx, s, now) {
+			// Another replica drives this Grid browser: let go of it here
+			// without ending it.
+			_ = s.Session.Detach()
+			cancel()
+			continue
+		}
 		_, _ = m.KeepDownloads(ctx, s)
 		_ = s.Session.Close()
 		// The workspace stays open: its next call reopens the browser

@@ -114,6 +114,18 @@ func (m *Manager) update(ctx context.Context, s *Session, fn func(*workspaces.Re
 	return nil
 }
 
+// usedElsewhere reports whether s, idle in this process, is a Grid browser
+// that the workspace's record says was used within the idle timeout — by
+// another replica, which writes the record at least once a minute while it
+// uses the browser.
+func (m *Manager) usedElsewhere(ctx context.Context, s *Session, now time.Time) bool {
+	if m.store == nil || !s.Remote() {
+		return false
+	}
+	rec, ok, err := m.store.Get(ctx, s.Principal, s.Workspace)
+	return err == nil && ok && rec.State == workspaces.Live && rec.DriverSession == s.ID() && now.Sub(rec.LastUsed) < m.idle
+}
+
 // forgetDriverSession records that s's driver session has ended while
 // its workspace stays open (an idle close).
 func (m *Manager) forgetDriverSession(ctx context.Context, s *Session) {
