@@ -62,6 +62,7 @@ func (d *Driver) Attach(ctx context.Context, id string, o SessionOptions) (*Sess
 		s.d.remove(s)
 		return nil, fmt.Errorf("browser: attach: %w", s.fail("", err))
 	}
+	s.readVersion()
 	return s, nil
 }
 

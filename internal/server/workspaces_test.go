@@ -76,6 +76,8 @@ func TestRestartLocal(t *testing.T) {
 			assert.Check(t, is.Equal(cur.URL, site+"/members?tab=2"))
 			assert.Check(t, is.DeepEqual(cur.Window, &browser.Window{Width: 1024, Height: 700}))
 			assert.Check(t, is.Equal(cur.State, "live"))
+			assert.Check(t, cur.Reopened)
+			assert.Check(t, cur.BrowserVersion != "", "the browser's version")
 			again := servertest.CallOK(t, c2, "outline", nil)
 			assert.Check(t, !strings.Contains(again, "reopened"), "the note is said once")
 			servertest.CallOK(t, c2, "close_session", nil)

@@ -33,16 +33,17 @@ type Current struct {
 	// (session://sites).
 	SavedSites []string `json:"savedSites,omitempty"`
 	// Visited are the origins the workspace was on, oldest first.
-	Visited     []string        `json:"visited,omitempty"`
-	Browser     string          `json:"browser,omitempty"`
-	URL         string          `json:"url,omitempty"`
-	Title       string          `json:"title,omitempty"`
-	Window      *browser.Window `json:"window,omitempty"`
-	Endpoint    string          `json:"endpoint"` // "local chromedriver" or "Selenium Grid"; never an address
-	OpenedAt    string          `json:"openedAt,omitempty"`
-	LastUsedAt  string          `json:"lastUsedAt,omitempty"`
-	IdleTimeout string          `json:"idleTimeout"`
-	Next        string          `json:"next,omitempty"`
+	Visited        []string        `json:"visited,omitempty"`
+	Browser        string          `json:"browser,omitempty"`
+	BrowserVersion string          `json:"browserVersion,omitempty"`
+	URL            string          `json:"url,omitempty"`
+	Title          string          `json:"title,omitempty"`
+	Window         *browser.Window `json:"window,omitempty"`
+	Endpoint       string          `json:"endpoint"` // "local chromedriver" or "Selenium Grid"; never an address
+	OpenedAt       string          `json:"openedAt,omitempty"`
+	LastUsedAt     string          `json:"lastUsedAt,omitempty"`
+	IdleTimeout    string          `json:"idleTimeout"`
+	Next           string          `json:"next,omitempty"`
 }
 
 // FileItem is one kept file as the file resources list it.
@@ -115,7 +116,7 @@ func (m *Manager) Describe(ctx context.Context, o Owner) Current {
 		}
 		return c
 	}
-	c.Browser = s.Browser()
+	c.Browser, c.BrowserVersion = s.Browser(), s.Version()
 	c.DriverSession = s.ID()
 	w := s.Window()
 	c.Window = &w
@@ -128,7 +129,7 @@ func (m *Manager) Describe(ctx context.Context, o Owner) Current {
 	if m.now().Sub(last) > time.Minute {
 		c.State = "idle"
 	}
-	c.Reopened = s.peekNote() != ""
+	c.Reopened = s.reopened
 	return c
 }
 

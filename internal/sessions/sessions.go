@@ -121,6 +121,8 @@ type Session struct {
 	// note is the one line the next result says about how the browser came
 	// back (re-attached or reopened); taken once by TakeNote.
 	note string
+	// reopened: the browser was opened again after its earlier one ended.
+	reopened bool
 }
 
 // LastUsed is when a tool last used the session.

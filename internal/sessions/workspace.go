@@ -185,6 +185,7 @@ func (m *Manager) recover(ctx context.Context, o Owner) (*Session, error) {
 		}
 	}
 	s := m.adopt(o, bs, d, rec)
+	s.reopened = true
 	s.note = note + "; what was not saved with save_site_data (form input, unsaved storage) is gone."
 	return s, m.save(ctx, s, true)
 }
