@@ -50,6 +50,9 @@ func (d *Driver) Attach(ctx context.Context, id string, o SessionOptions) (*Sess
 	if _, err := s.raw(actx, "GET", "/url", nil); err != nil {
 		return nil, fmt.Errorf("browser: attach: %w", sessionGone(err))
 	}
+	// Commands start at the top of the window, where a new Session thinks
+	// it is; the caller enters the frames it was in again (EnterFrame).
+	_, _ = s.raw(actx, "POST", "/frame", map[string]any{"id": nil})
 	pageLoad, _ := timeoutOr("page load", o.PageLoadTimeout, DefaultPageLoadTimeout)
 	scriptT, _ := timeoutOr("script", o.ScriptTimeout, DefaultScriptTimeout)
 	if need := max(pageLoad, scriptT) + 15*time.Second; need > d.timeout {

@@ -75,9 +75,11 @@ func (m *Manager) save(ctx context.Context, s *Session, force bool) error {
 		return nil
 	}
 	now := m.now().UTC()
+	handle, frames := s.Place()
 	s.mu.Lock()
 	rec := s.rec
-	changed := force || rec.State != workspaces.Live || rec.DriverSession != s.ID() || rec.Window != s.Window() || now.Sub(rec.LastUsed) >= touchEvery
+	changed := force || rec.State != workspaces.Live || rec.DriverSession != s.ID() || rec.Window != s.Window() || now.Sub(rec.LastUsed) >= touchEvery ||
+		rec.WindowHandle != handle || !slices.Equal(rec.Frame, frames)
 	rec.Visited = slices.Clone(rec.Visited)
 	if u := s.LastURL(); u != "" && rec.Visit(u) {
 		changed = true
@@ -87,6 +89,7 @@ func (m *Manager) save(ctx context.Context, s *Session, force bool) error {
 		return nil
 	}
 	rec.State, rec.DriverSession, rec.Remote, rec.Window, rec.LastUsed = workspaces.Live, s.ID(), s.Remote(), s.Window(), now
+	rec.WindowHandle, rec.Frame = handle, frames
 	if err := m.store.Put(ctx, rec); err != nil {
 		return err
 	}
@@ -162,6 +165,7 @@ func (m *Manager) recover(ctx context.Context, o Owner) (*Session, error) {
 	if rec.Remote && rec.DriverSession != "" {
 		if d, err := m.startDriver(ctx); err == nil && d.Remote() {
 			if bs, err := d.Attach(ctx, rec.DriverSession, rec.Options()); err == nil {
+				reenter(bs, rec.Frame)
 				s := m.adopt(o, bs, d, rec)
 				return s, m.save(ctx, s, true)
 			}
@@ -188,6 +192,17 @@ func (m *Manager) recover(ctx context.Context, o Owner) (*Session, error) {
 	s.reopened = true
 	s.note = note + "; what was not saved with save_site_data (form input, unsaved storage) is gone."
 	return s, m.save(ctx, s, true)
+}
+
+// reenter enters again the frames a re-attached browser was in, as far as
+// they are still there.
+func reenter(bs *browser.Session, frames []string) {
+	for _, f := range frames {
+		loc, err := browser.ParseLocator(f)
+		if err != nil || bs.EnterFrame(loc) != nil {
+			return
+		}
+	}
 }
 
 // TakeNote returns, once, the line that says the browser was reopened.
