@@ -232,10 +232,11 @@ func Command(t testing.TB, env []string, args ...string) *exec.Cmd {
 var ClosedNetwork = []string{testenv.ClosedNetwork}
 
 // baseEnv is the test's environment with a data folder of its own, no
-// Selenium Grid and the closed network, so a test never touches the
-// user's data, a developer's Grid or the outside world; later entries win.
+// Selenium Grid, no shared workspace store and the closed network, so a
+// test never touches the user's data, a developer's Grid or Redis, or the
+// outside world; later entries win.
 func baseEnv(t testing.TB) []string {
-	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
+	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_STORE=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
 }
 
 // Server is a running selenium-flow process serving HTTP.
