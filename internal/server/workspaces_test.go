@@ -295,6 +295,11 @@ func TestSiteDataView(t *testing.T) {
 	back := servertest.CallOK(t, c, "open_session", map[string]any{"url": site + "/members"})
 	assert.Check(t, is.Contains(back, "saved site data of 1 sites restored"))
 	assert.Check(t, is.Contains(back, "Members area"), back)
+	// A flow may save site data as a step.
+	servertest.CallOK(t, c, "save_flow", map[string]any{"document": map[string]any{"name": "keep-sign-in", "description": "Keep the sign-in.",
+		"steps": []any{map[string]any{"id": "keep", "tool": "save_site_data"}}}})
+	ran := servertest.CallOK(t, c, "run_flow", map[string]any{"name": "keep-sign-in"})
+	assert.Check(t, is.Contains(ran, "Saved the site data of 1 sites"), ran)
 	servertest.CallOK(t, c, "close_session", nil)
 
 	servertest.CallOK(t, c, "open_session", map[string]any{"insecure": true, "url": site + "/members/login"})
