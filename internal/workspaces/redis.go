@@ -83,7 +83,9 @@ func (s *redisStore) List(ctx context.Context, owner string) ([]Record, error) {
 	if !auth.ValidPrincipal(owner) {
 		return nil, errors.New("workspaces: invalid owner")
 	}
-	pat := s.prefix + "ws:" + owner + ":*"
+	// The prefix is the operator's and may hold glob characters; the
+	// owner cannot (auth.ValidPrincipal).
+	pat := globEscape.Replace(s.prefix) + "ws:" + owner + ":*"
 	var out []Record
 	it := s.c.Scan(ctx, 0, pat, 100).Iterator()
 	for it.Next(ctx) {
@@ -103,3 +105,6 @@ func (s *redisStore) List(ctx context.Context, owner string) ([]Record, error) {
 }
 
 func (s *redisStore) Close() error { return s.c.Close() }
+
+// globEscape quotes what a Redis SCAN MATCH pattern reads as a wildcard.
+var globEscape = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`)

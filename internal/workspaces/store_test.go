@@ -111,11 +111,20 @@ func TestRedisPrefixAndTTL(t *testing.T) {
 		assert.Check(t, is.Equal(got.URL, c.want))
 	}
 
+	// A prefix with glob characters lists its own workspaces only.
+	star, plain := open("x*:", time.Hour), open("xy:", time.Hour)
+	assert.NilError(t, star.Put(ctx, record("alice", "a", "http://star/")))
+	assert.NilError(t, plain.Put(ctx, record("alice", "b", "http://plain/")))
+	listed, err := star.List(ctx, "alice")
+	assert.NilError(t, err)
+	assert.Assert(t, is.Len(listed, 1))
+	assert.Check(t, is.Equal(listed[0].URL, "http://star/"))
+
 	raw := redis.NewClient(mustParse(t, url))
 	defer raw.Close()
 	keys, err := raw.Keys(ctx, "*").Result()
 	assert.NilError(t, err)
-	assert.Check(t, is.DeepEqual(sorted(keys), []string{"one:ws:alice:default", "two:ws:alice:default"}))
+	assert.Check(t, is.DeepEqual(sorted(keys), []string{"one:ws:alice:default", "two:ws:alice:default", "x*:ws:alice:a", "xy:ws:alice:b"}))
 
 	// The TTL: a Put sets it, a Get slides it back up.
 	assert.NilError(t, raw.Expire(ctx, "one:ws:alice:default", time.Minute).Err())
