@@ -104,6 +104,7 @@ func OpenAPI(entries []resources.Entry, version string) ([]byte, error) {
 				"GET " + ReadPrefix + "{uri} answers with the same bytes resources/read returns for that URI, typed as the resource is; " +
 				"the URI goes into the path as it is (" + ReadPrefix + resources.IndexURI + ") or percent-encoded as one segment. " +
 				"Authentication and per-caller scoping are those of the MCP endpoint /mcp: with tokens configured, send Authorization: Bearer <token>, and session, file, flow and secret resources are the token's principal's. " +
+				"session://current and session://sites are those of the workspace named by ?workspace=NAME or the X-Workspace header (default otherwise; naming it both ways, or an invalid name, is 400). " +
 				"A URI the server does not serve is 404 with a sentence naming what exists.",
 		},
 		Servers:  []openAPIServer{{URL: DefaultBase, Description: "selenium-flow serve --http 127.0.0.1:8765 (make serve-http); use your server's address"}},
