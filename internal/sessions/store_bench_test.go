@@ -79,7 +79,9 @@ func BenchmarkStoreOverhead(b *testing.B) {
 		n++
 		for _, kind := range kinds {
 			start := time.Now()
-			err := managers[kind].Do(ctx, owner, func(s *sessions.Session) error {
+			// Bounded by the WebDriver client's own timeouts, not by the
+			// benchmark's context, which a long -benchtime would outlast.
+			err := managers[kind].Do(context.Background(), owner, func(s *sessions.Session) error {
 				if _, err := s.ExecuteScript("history.replaceState(null, '', '?n=' + arguments[0]);", []any{n}); err != nil {
 					return err
 				}
