@@ -107,14 +107,14 @@ func BenchmarkStoreOverhead(b *testing.B) {
 		b.ReportMetric(median(took[kind])-base, "ms-added-"+kind)
 		// The store's own cost, without the browser's noise: one write of
 		// the workspace's record as the action made it.
-		rec, _, err := managers[kind].Workspace(ctx, owner)
+		rec, _, err := managers[kind].Workspace(context.Background(), owner)
 		if err != nil {
 			b.Fatal(err)
 		}
 		var puts []time.Duration
 		for range 51 {
 			start := time.Now()
-			if err := stores[kind].Put(ctx, rec); err != nil {
+			if err := stores[kind].Put(context.Background(), rec); err != nil {
 				b.Fatal(err)
 			}
 			puts = append(puts, time.Since(start))
