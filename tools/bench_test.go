@@ -10,6 +10,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
 )
 
 // The outline-size benchmark (outline bytes beside HTML bytes on the
@@ -36,7 +37,7 @@ func BenchmarkToolOverhead(b *testing.B) {
 	if r := servertest.Call(b, c, "open_session", map[string]any{"url": site + "/controls"}); r.IsError {
 		b.Fatal(servertest.Text(r))
 	}
-	wd := srv.Sessions().Peek("local").WebDriver()
+	wd := srv.Sessions().Peek(sessions.Owner{Principal: "local", Workspace: "default"}).WebDriver()
 
 	// The script and arguments Session.Assert sends for a title check.
 	pageJS, err := os.ReadFile("../internal/browser/page.js")

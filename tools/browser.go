@@ -27,7 +27,7 @@ import (
 // the caller's open session.
 var Page = []string{"navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "print", "upload_file",
 	"hover", "drag", "scroll", "read_text", "execute_script", "resize_window",
-	"list_windows", "switch_window", "close_window", "switch_frame", "answer_dialog"}
+	"list_windows", "switch_window", "close_window", "switch_frame", "answer_dialog", "save_site_data"}
 
 // pageTools holds what the browser family needs.
 type pageTools struct {
@@ -41,11 +41,12 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 	onPage := Upsert.OnPage()
 	list := []Tool{
 		New("open_session", "Open Browser Session", onPage,
-			"Open your browser session: headless Chromium with a fresh profile, optionally going straight to url. "+
-				"You have one session; every connection of yours shares it, and it closes after the idle timeout (session://current shows its state). "+
-				"If one is already open it is kept as it is, logins included; call close_session first for a fresh browser. "+
-				"insecure only accepts self-signed certificates; it changes nothing else. window is WIDTHxHEIGHT, e.g. 1280x800. "+
-				"page_load_timeout and script_timeout (seconds, default 30) bound how long a page may load and a script may run.",
+			"Open the browser of your workspace: headless Chromium, optionally going straight to url. "+
+				"Each workspace (?workspace=NAME on the MCP URL, else default) has one browser that all your connections share; it outlives idle closes and server restarts, coming back at its last page (session://current shows its state). "+
+				"If one is open it is kept as it is; call close_session first for a fresh browser. "+
+				"A new browser gets the site data save_site_data kept unless restore_site_data is false. "+
+				"insecure only accepts self-signed certificates. window is WIDTHxHEIGHT, e.g. 1280x800. "+
+				"page_load_timeout and script_timeout (seconds, default 30) bound page loads and scripts.",
 			p.open,
 			mcp.WithString("url", mcp.Description("page to load once the browser is open")),
 			mcp.WithString("browser", mcp.Description("chrome (default) or chromium"), mcp.Enum("chrome", "chromium")),
@@ -53,11 +54,13 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 			mcp.WithString("window", mcp.Description("window size WIDTHxHEIGHT, default 1280x800")),
 			mcp.WithNumber("page_load_timeout", mcp.Description("seconds a page may take to load, default 30, at most 300")),
 			mcp.WithNumber("script_timeout", mcp.Description("seconds a script in the page may run, default 30, at most 300")),
+			mcp.WithBoolean("restore_site_data", mcp.Description("give a new browser the workspace's saved site data (save_site_data); default true")),
 		),
 		New("close_session", "Close Browser Session", Upsert,
-			"Close your browser session and its profile. Files the browser downloaded are kept first (session://files/downloads), and kept files outlive the session. "+
-				"Use it to start over with a fresh browser, cookies and logins gone; the next open_session starts clean. "+
-				"Closing when no session is open does nothing and says so. Sessions also close by themselves after the idle timeout shown in session://current.",
+			"Close your workspace's browser and its profile for good: unlike an idle close or a restart, nothing reopens it. "+
+				"Files the browser downloaded are kept first (session://files/downloads); kept files outlive it, and site data kept by save_site_data stays until the workspace expires. "+
+				"Use it to start over with a fresh browser; the next open_session starts clean but restores saved site data unless restore_site_data is false. "+
+				"Closing when no session is open does nothing and says so.",
 			p.close,
 		),
 		// back and forward are not idempotent, so navigate is not.
@@ -173,7 +176,8 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 	list = append(list, p.gestures()...)
 	list = append(list, p.readTool(), p.scriptTool(), p.resizeTool())
 	list = append(list, windowTools(p)...)
-	return p.withURL(p.noOracle(list))
+	list = append(list, p.siteDataTool())
+	return withNotes(p.withURL(p.noOracle(list)))
 }
 
 var locatorProps = map[string]any{
@@ -244,7 +248,10 @@ func requireLocator(args map[string]any, name string) (browser.Locator, error) {
 // do runs fn on the caller's session (see sessions.Manager.Do: no session
 // is a refusal, a dead browser is dropped).
 func (p *pageTools) do(ctx context.Context, fn func(*sessions.Session) error) error {
-	return p.sessions.Do(auth.Principal(ctx), fn)
+	return p.sessions.Do(ctx, sessions.OwnerOf(ctx), func(s *sessions.Session) error {
+		note(ctx, s.TakeNote())
+		return fn(s)
+	})
 }
 
 // act runs an action and reports it with where the page is now and what
@@ -319,13 +326,19 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 			return nil, err
 		}
 	}
-	_, reopened, err := p.sessions.Open(ctx, auth.Principal(ctx), opts)
+	s, how, err := p.sessions.Open(ctx, sessions.OwnerOf(ctx), opts, req.GetBool("restore_site_data", true))
 	if err != nil {
 		return nil, err
 	}
+	note(ctx, s.TakeNote())
 	what := "Opened a new browser session"
-	if reopened {
+	switch {
+	case how.Kept:
 		what = "Your browser session was already open and is kept as it was (call close_session first for a fresh one)"
+	case how.Restored > 0:
+		what = fmt.Sprintf("Opened a new browser session with the saved site data of %d sites restored (session://sites)", how.Restored)
+	case how.SkippedSiteData:
+		what = "Opened a new browser session without the saved site data (restore_site_data false); the data stays saved in session://sites"
 	}
 	return p.act(ctx, what, func(s *sessions.Session) error {
 		if u := req.GetString("url", ""); u != "" {
@@ -336,14 +349,14 @@ func (p *pageTools) open(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (p *pageTools) close(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	closed, err := p.sessions.Close(ctx, auth.Principal(ctx))
+	closed, err := p.sessions.Close(ctx, sessions.OwnerOf(ctx))
 	if err != nil {
 		return nil, err
 	}
 	if !closed {
-		return mcp.NewToolResultText("No browser session was open; nothing to close."), nil
+		return mcp.NewToolResultText("No browser session was open in this workspace; nothing to close."), nil
 	}
-	return mcp.NewToolResultText("Closed your browser session. Kept files stay in session://files; open_session starts a fresh browser."), nil
+	return mcp.NewToolResultText("Closed your workspace's browser for good. Kept files stay in session://files and saved site data in session://sites; open_session starts a fresh browser."), nil
 }
 
 func (p *pageTools) navigate(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -107,6 +107,13 @@ func serverConfig(c *config.Config) (server.Config, error) {
 	if err != nil {
 		return server.Config{}, err
 	}
+	wsTTL, err := c.Duration("workspace_ttl")
+	if err != nil {
+		return server.Config{}, err
+	}
+	if wsTTL < time.Minute {
+		return server.Config{}, fmt.Errorf("workspace_ttl (%s) is %s; use a duration of a minute or more, e.g. 24h or 168h", c.Source("workspace_ttl"), wsTTL)
+	}
 	deny, err := egress.ParseRanges(c.Get("browser_deny"))
 	if err != nil {
 		return server.Config{}, fmt.Errorf("FLOW_BROWSER_DENY: %w", err)
@@ -125,6 +132,9 @@ func serverConfig(c *config.Config) (server.Config, error) {
 		DataDir:        c.Get("data_dir"),
 		SeleniumURL:    c.Get("selenium_url"),
 		IdleTimeout:    idle,
+		Store:          c.Get("store"),
+		StorePrefix:    c.Get("store_prefix"),
+		WorkspaceTTL:   wsTTL,
 		Secrets:        src,
 		BrowserArgs:    browserArgs(c.Get("browser_args")),
 		AllowedHosts:   splitList(strings.ToLower(c.Get("allowed_hosts"))),

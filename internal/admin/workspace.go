@@ -10,6 +10,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // Workspace is one row of the workspace list. ID, "name@owner", is how
@@ -63,8 +64,8 @@ func (a *Admin) workspaceOf(w http.ResponseWriter, r *http.Request) (owner strin
 	id := r.PathValue("ws")
 	owner, name, found := ParseWorkspaceID(id)
 	c := callerOf(r.Context())
-	if !found || name != sessions.DefaultWorkspace || !c.sees(owner) {
-		a.refuse(w, http.StatusNotFound, "There is no workspace "+quote(id)+" you can see. Name a workspace as name@owner, e.g. "+workspaceID(c.principal, sessions.DefaultWorkspace)+"; GET "+APIPrefix+"workspaces lists yours.")
+	if !found || !workspaces.ValidName(name) || !c.sees(owner) {
+		a.refuse(w, http.StatusNotFound, "There is no workspace "+quote(id)+" you can see. Name a workspace as name@owner, e.g. "+workspaceID(c.principal, workspaces.Default)+"; GET "+APIPrefix+"workspaces lists yours.")
 		return "", false
 	}
 	return owner, true
@@ -117,17 +118,41 @@ func (a *Admin) workspacesOf(c caller, open []sessions.Summary) []Workspace {
 		if !auth.ValidPrincipal(owner) {
 			continue
 		}
-		ws := Workspace{ID: workspaceID(owner, sessions.DefaultWorkspace), Owner: owner, Name: sessions.DefaultWorkspace, State: "closed"}
-		for _, s := range open {
-			if s.Owner == owner && s.Name == ws.Name {
-				ws.State, ws.Browser, ws.URL = s.State, s.Browser, s.URL
-				ws.OpenedAt, ws.LastUsedAt, ws.IdleTimeout = s.OpenedAt, s.LastUsedAt, s.IdleTimeout
+		for _, name := range a.namesOf(owner, open) {
+			ws := Workspace{ID: workspaceID(owner, name), Owner: owner, Name: name, State: "closed"}
+			for _, s := range open {
+				if s.Owner == owner && s.Name == ws.Name {
+					ws.State, ws.Browser, ws.URL = s.State, s.Browser, s.URL
+					ws.OpenedAt, ws.LastUsedAt, ws.IdleTimeout = s.OpenedAt, s.LastUsedAt, s.IdleTimeout
+				}
 			}
+			ws.Files, ws.Flows, ws.Sites = a.counts(owner, ws.Name)
+			out = append(out, ws)
 		}
-		ws.Files, ws.Flows, ws.Sites = a.counts(owner, ws.Name)
-		out = append(out, ws)
 	}
 	return out
+}
+
+// namesOf are owner's workspaces: the default one, those with a browser
+// open here, and those the workspace store keeps (open on another
+// replica, or closed within their TTL).
+func (a *Admin) namesOf(owner string, open []sessions.Summary) []string {
+	names := map[string]bool{workspaces.Default: true}
+	for _, s := range open {
+		if s.Owner == owner {
+			names[s.Name] = true
+		}
+	}
+	if a.sessions != nil {
+		// The listing is bounded by the store's own timeouts; a store that
+		// does not answer leaves out only what it would have added.
+		if recs, err := a.sessions.Workspaces(context.Background(), owner); err == nil {
+			for _, r := range recs {
+				names[r.Name] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(names))
 }
 
 // counts are a workspace's kept files, own flows and sites with data.
@@ -152,7 +177,7 @@ func (a *Admin) counts(owner, name string) (nFiles, nFlows, nSites int) {
 
 func (a *Admin) me(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r.Context())
-	writeJSON(w, http.StatusOK, map[string]any{"principal": c.principal, "operator": c.operator, "workspace": workspaceID(c.principal, sessions.DefaultWorkspace)})
+	writeJSON(w, http.StatusOK, map[string]any{"principal": c.principal, "operator": c.operator, "workspace": workspaceID(c.principal, workspaces.Default)})
 }
 
 func (a *Admin) listWorkspaces(w http.ResponseWriter, r *http.Request) {
@@ -185,7 +210,7 @@ func (a *Admin) endBrowser(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"ended": false})
 		return
 	}
-	ended, err := a.sessions.Close(r.Context(), owner)
+	ended, err := a.sessions.Close(r.Context(), sessions.Owner{Principal: owner, Workspace: workspaceName(r)})
 	if err != nil && !ended {
 		a.refuse(w, http.StatusBadGateway, "The browser could not be ended: "+err.Error()+". Try again; GET "+APIPrefix+"workspaces shows whether it is still open.")
 		return

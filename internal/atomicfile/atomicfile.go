@@ -41,7 +41,22 @@ const TempPrefix = ".tmp-atomic-"
 //
 // On any failure the temporary file is removed and path is left as it was.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
+	return write(path, data, perm, true)
+}
+
+// WriteUnsynced is Write without the two fsyncs: readers, and a crash of
+// the writing process, still see the old contents or the new, but a crash
+// of the machine may lose the write (or, on some file systems, leave the
+// old contents). It suits state rewritten on every request that is only a
+// best guess after the machine restarts anyway — where a workspace's
+// browser was — and whose fsyncs would cost more than the request (about
+// 5 ms each on a busy disk).
+func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm fs.FileMode, sync bool) error {
+	tmp, err := writeTemp(path, data, perm, sync)
 	if err != nil {
 		return err
 	}
@@ -49,7 +64,9 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 		os.Remove(tmp)
 		return &fs.PathError{Op: "rename", Path: path, Err: reason(err)}
 	}
-	syncDir(filepath.Dir(path))
+	if sync {
+		syncDir(filepath.Dir(path))
+	}
 	return nil
 }
 
@@ -64,7 +81,7 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // only safe when the caller lets no one else create files in the directory
 // at the same time.
 func Create(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
+	tmp, err := writeTemp(path, data, perm, true)
 	if err != nil {
 		return err
 	}
@@ -89,8 +106,9 @@ func Create(path string, data []byte, perm fs.FileMode) error {
 }
 
 // writeTemp writes data with mode perm to a new temporary file beside path,
-// synced and closed, and returns its name. On failure nothing is left.
-func writeTemp(path string, data []byte, perm fs.FileMode) (name string, err error) {
+// synced (when sync is set) and closed, and returns its name. On failure
+// nothing is left.
+func writeTemp(path string, data []byte, perm fs.FileMode, sync bool) (name string, err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), TempPrefix+"*")
 	if err != nil {
 		return "", &fs.PathError{Op: "create", Path: path, Err: reason(err)}
@@ -108,8 +126,10 @@ func writeTemp(path string, data []byte, perm fs.FileMode) (name string, err err
 	if err := f.Chmod(perm); err != nil {
 		return "", &fs.PathError{Op: "chmod", Path: path, Err: reason(err)}
 	}
-	if err := f.Sync(); err != nil {
-		return "", &fs.PathError{Op: "sync", Path: path, Err: reason(err)}
+	if sync {
+		if err := f.Sync(); err != nil {
+			return "", &fs.PathError{Op: "sync", Path: path, Err: reason(err)}
+		}
 	}
 	if err := f.Close(); err != nil {
 		// Closing twice in the deferred cleanup is harmless.

@@ -23,6 +23,7 @@ var ops = []struct {
 	f    op
 }{
 	{"Write", atomicfile.Write},
+	{"WriteUnsynced", atomicfile.WriteUnsynced},
 	{"Create", atomicfile.Create},
 }
 
@@ -55,6 +56,7 @@ func TestExistingFile(t *testing.T) {
 		wantErr error
 	}{
 		{"Write replaces", atomicfile.Write, "new", nil},
+		{"WriteUnsynced replaces", atomicfile.WriteUnsynced, "new", nil},
 		{"Create refuses", atomicfile.Create, "old", fs.ErrExist},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -62,7 +62,20 @@ func (s *Session) simple(op string, f func() error) error {
 }
 
 // CurrentURL returns the URL of the page.
-func (s *Session) CurrentURL() (string, error) { return s.read("current URL", s.wd.CurrentURL) }
+func (s *Session) CurrentURL() (string, error) {
+	u, err := s.read("current URL", s.wd.CurrentURL)
+	if err == nil {
+		s.lastURL.Store(u)
+	}
+	return u, err
+}
+
+// LastURL is the URL CurrentURL last read, without asking the browser:
+// what a workspace records after each call costs no round trip.
+func (s *Session) LastURL() string {
+	u, _ := s.lastURL.Load().(string)
+	return u
+}
 
 // Title returns the title of the page.
 func (s *Session) Title() (string, error) { return s.read("title", s.wd.Title) }

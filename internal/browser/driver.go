@@ -464,6 +464,9 @@ type timeoutTransport struct {
 }
 
 func (t timeoutTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if resp, ok := attachReply(r); ok {
+		return resp, nil
+	}
 	if !t.inner {
 		if rt := wrappedFor(r.URL); rt != nil {
 			return rt.RoundTrip(r)

@@ -111,6 +111,10 @@ type Session struct {
 	mu     sync.Mutex
 	gone   atomic.Bool
 	closed bool
+	// lastURL is the page URL CurrentURL last read (LastURL).
+	lastURL atomic.Value
+	// version is the browser's version, read once when it opened.
+	version string
 	// newDoc says the page is likely a document the page script has not
 	// been installed in (after a navigation): script sends it at once
 	// instead of trying the stub first. It only saves a round trip; a
@@ -263,8 +267,21 @@ func (d *Driver) NewSession(ctx context.Context, o SessionOptions) (*Session, er
 		s.Close()
 		return nil, fmt.Errorf("browser: open session: %w", s.fail("", err))
 	}
+	s.readVersion()
 	return s, nil
 }
+
+// readVersion learns the browser's version from its user agent; a page
+// that hides it leaves it unknown.
+func (s *Session) readVersion() {
+	v, err := s.execute(`const m = navigator.userAgent.match(/(?:Chrome|Chromium)\/([0-9.]+)/); return m ? m[1] : "";`, nil)
+	if err == nil {
+		_ = json.Unmarshal(v, &s.version)
+	}
+}
+
+// Version is the browser's version (e.g. 143.0.7499.40), "" when unknown.
+func (s *Session) Version() string { return s.version }
 
 // fitViewport grows the window so that the page viewport has the size
 // asked for: the window size includes the browser's own frame.
@@ -651,4 +668,22 @@ func (s *Session) withElement(op string, loc Locator, o resolveOpts, fn func(el 
 		return s.fail(op, err)
 	}
 	return fn(el, r)
+}
+
+// Detach lets go of the session without ending it: the browser keeps
+// running on its endpoint (a Grid), where another client, or this server
+// after a restart, attaches to it again (Driver.Attach). Its local
+// resources are released as Close does.
+func (s *Session) Detach() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.gone.Store(true)
+	s.removeTemp()
+	forgetTimeout(s.base())
+	s.d.remove(s)
+	return nil
 }

@@ -389,3 +389,15 @@ func (s *Session) CloseWindow(name string) (closed string, now WindowInfo, err e
 	}
 	return closed, s.here(), nil
 }
+
+// Place is the window commands act in and the frames entered in it, as
+// the session knows them, without asking the browser: what a workspace
+// records after each call.
+func (s *Session) Place() (handle string, frames []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.win.frames {
+		frames = append(frames, l.String())
+	}
+	return s.win.current, frames
+}

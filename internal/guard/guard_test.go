@@ -40,7 +40,7 @@ func mirrorClient(t testing.TB, tr servertest.Transport, extra ...string) *serve
 // The tool families an operator may leave out with FLOW_EXCLUDE_TOOLS.
 var (
 	flowTools    = "save_flow,run_flow,delete_flow"
-	browserTools = "open_session,close_session,navigate,outline,click,write,press_key,select,wait_for,assert,screenshot,print,upload_file,hover,drag,scroll,read_text,execute_script,resize_window,list_windows,switch_window,close_window,switch_frame,answer_dialog"
+	browserTools = "open_session,close_session,navigate,outline,click,write,press_key,select,wait_for,assert,screenshot,print,upload_file,hover,drag,scroll,read_text,execute_script,resize_window,list_windows,switch_window,close_window,switch_frame,answer_dialog,save_site_data"
 )
 
 // TestGuard reads everything the running server gives an agent, over real

@@ -10,20 +10,23 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // newAdmin builds the operator's page (package admin) from the server's
 // stores. Site data and history are left out until workspaces keep them.
-func (s *Server) newAdmin(store *files.Store, flowStore *flows.Store) *admin.Admin {
+func (s *Server) newAdmin(kept *files.Store, flowStore *flows.Store, store workspaces.Store) *admin.Admin {
 	return admin.New(
 		admin.WithSessions(s.sessions),
-		admin.WithFiles(store),
+		admin.WithFiles(kept),
 		admin.WithFlows(flowStore),
 		admin.WithSecrets(s.secrets),
 		admin.WithScrubber(s.scrub),
 		admin.WithFrameAncestors(s.cfg.AdminFrameAncestors),
 		admin.WithSettings(s.settings),
 		admin.WithOIDC(admin.OIDC{Issuer: s.cfg.OIDC.Issuer, ClientID: s.cfg.OIDC.AdminClientID}),
+		admin.WithSiteData(workspaceSites{store}),
+		admin.WithHistory(workspaceSites{store}),
 	)
 }
 

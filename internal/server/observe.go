@@ -25,6 +25,7 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/telemetry"
 )
 
@@ -92,7 +93,7 @@ func (s *Server) observe(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFu
 		ctx, span := o.tracer.Start(ctx, "tools/call "+tool, trace.WithAttributes(
 			attribute.String("mcp.method.name", "tools/call"), attribute.String("gen_ai.tool.name", tool), attribute.Bool("selenium_flow.flow_step", step)))
 		principal := auth.Principal(ctx)
-		if open := s.sessions.Peek(principal); open != nil {
+		if open := s.sessions.Peek(sessions.OwnerOf(ctx)); open != nil {
 			defer o.actions.Begin(open.ID(), ctx)()
 		}
 		start := time.Now()

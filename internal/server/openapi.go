@@ -193,7 +193,9 @@ func OpenAPI(entries []resources.Entry, served []tools.Tool, version string) ([]
 			Description: "Every selenium-flow tool as an HTTP endpoint, and every MCP resource over plain GET, for callers without an MCP client (workflow engines, scripts, curl). " +
 				"An action endpoint calls the same handler tools/call reaches, with the same validation and refusal sentences: the JSON body is the tool's arguments, the answer its result as JSON, a refusal a JSON error body with the status of its kind. " +
 				"GET " + ReadPrefix + "{uri} answers with the same bytes resources/read returns for that URI, typed as the resource is; the URI goes into the path as it is (" + ReadPrefix + resources.IndexURI + ") or percent-encoded as one segment. " +
-				"Authentication and per-caller scoping are those of the MCP endpoint /mcp: with tokens configured, send Authorization: Bearer <token>, and sessions, files, flows and secrets are the token's principal's.",
+				"Authentication and per-caller scoping are those of the MCP endpoint /mcp: with tokens configured, send Authorization: Bearer <token>, and sessions, files, flows and secrets are the token's principal's. " +
+				"Page tools, session://current and session://sites work in the workspace named by ?workspace=NAME or the X-Workspace header (default otherwise; naming it both ways, or an invalid name, is 400). " +
+				"A URI the server does not serve is 404 with a sentence naming what exists.",
 		},
 		Servers:  []openAPIServer{{URL: DefaultBase, Description: "selenium-flow serve --http 127.0.0.1:8765 (make serve-http); use your server's address"}},
 		Security: []map[string][]string{{"bearer": {}}, {}},

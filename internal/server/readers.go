@@ -31,7 +31,7 @@ type runtime struct {
 func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 	return map[resources.Reader]resources.ReadFunc{
 		resources.ReaderSessionCurrent: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
-			return resources.JSON(r.current(auth.Principal(ctx)))
+			return resources.JSON(r.current(ctx))
 		},
 		resources.ReaderSessionFiles: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
 			l, err := r.sessions.ListFiles(ctx, auth.Principal(ctx))
@@ -47,7 +47,9 @@ func (r runtime) readers() map[resources.Reader]resources.ReadFunc {
 			}
 			return resources.JSON(f)
 		},
-		resources.ReaderSessionFile: r.readKept,
+		resources.ReaderSessionFile:  r.readKept,
+		resources.ReaderSessionSites: r.readSites,
+		resources.ReaderSessionSite:  r.readSite,
 		resources.ReaderFlowList: func(ctx context.Context, _ string, _ map[string]string) (resources.Content, error) {
 			list := r.flows.List(auth.Principal(ctx))
 			if list == nil {
@@ -99,9 +101,10 @@ type current struct {
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
 }
 
-func (r runtime) current(principal string) current {
-	c := current{Current: r.sessions.Describe(principal)}
-	s := r.sessions.Peek(principal)
+func (r runtime) current(ctx context.Context) current {
+	principal := auth.Principal(ctx)
+	c := current{Current: r.sessions.Describe(ctx, sessions.OwnerOf(ctx))}
+	s := r.sessions.Peek(sessions.OwnerOf(ctx))
 	if s == nil {
 		return c
 	}
@@ -138,6 +141,7 @@ func (r runtime) completers() map[resources.Completer]resources.CompleteFunc {
 			}
 			return names, err
 		},
+		resources.CompleterSessionSite: r.completeSites,
 		resources.CompleterFlowName: func(ctx context.Context, _, _ string) ([]string, error) {
 			return r.flows.Names(auth.Principal(ctx)), nil
 		},

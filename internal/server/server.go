@@ -38,6 +38,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
 )
@@ -126,6 +127,14 @@ type Config struct {
 	// LinkTTL is how long a link to a kept file works (LINK_TTL);
 	// links.DefaultTTL when zero.
 	LinkTTL time.Duration
+	// Store keeps every workspace's record (FLOW_STORE): "" for the
+	// embedded store under DataDir, redis://host:port/db for Redis, which
+	// several replicas share. StorePrefix starts its keys
+	// (FLOW_STORE_PREFIX) and WorkspaceTTL is how long an unused workspace
+	// is kept (FLOW_WORKSPACE_TTL); see package workspaces.
+	Store        string
+	StorePrefix  string
+	WorkspaceTTL time.Duration
 	// TableOptions, when set, adjusts the resource table's configuration
 	// before it is built (tests serve one without skills, or small pages).
 	TableOptions func(*resources.Config)
@@ -163,6 +172,7 @@ type Server struct {
 	stream   *mcpserver.StreamableHTTPServer // shut down by Close
 	registry registry                        // transport sessions, for the layer (extension.go)
 	admin    *admin.Admin                    // the operator's page (admin.go)
+	owned    *transportSessions              // Mcp-Session-Id ownership, shared through the workspace store
 }
 
 // New builds the server: the stores first, then the tools and every
@@ -182,7 +192,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	// The server's own places never reach a caller, whatever error names
 	// them; the session manager adds each driver's endpoint.
-	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL)...)
+	scrub := refusal.NewScrubber(append(ownFolders(), cfg.DataDir, cfg.SeleniumURL, cfg.Store)...)
 	// A server killed in the middle of a write leaves a temporary file.
 	atomicfile.RemoveStale(cfg.DataDir, atomicfile.StaleAge)
 	if cfg.NoScripts {
@@ -212,6 +222,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	wsStore, err := openWorkspaces(cfg)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		links:    fileLinks,
 		cfg:      cfg,
@@ -225,12 +239,13 @@ func New(cfg Config) (*Server, error) {
 			sessions.WithIdleTimeout(cfg.IdleTimeout),
 			sessions.WithScrubber(scrub),
 			sessions.WithLinks(fileLinks.link),
+			sessions.WithStore(wsStore),
 			sessions.WithDriverOptions(
 				browser.WithBrowserArgs(cfg.BrowserArgs...),
 				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}),
 				browser.WithTransport(obs.webDriver))),
 	}
-	s.admin = s.newAdmin(store, flowStore)
+	s.admin = s.newAdmin(store, flowStore, wsStore)
 	open = s.sessions.Len
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 
@@ -262,6 +277,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	if err != nil {
 		s.sessions.Shutdown() // its idle reaper runs from sessions.New on
+		_ = wsStore.Close()
 		return nil, err
 	}
 	for _, family := range [][]tools.Tool{tools.Resources(s.table), page, flowTools, tools.Show(s.table)} {
@@ -272,6 +288,8 @@ func New(cfg Config) (*Server, error) {
 	s.obs.mcpHooks(hooks)
 	s.table.ListHooks(hooks)
 	s.registry.hooks(hooks)
+	s.owned = newTransportSessions(SessionIdleTTL, wsStore)
+	s.owned.hooks(hooks)
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
 		r.Instructions = s.instructions(s.caller(ctx))
 	})
@@ -356,6 +374,9 @@ func (s *Server) Close() {
 		cancel()
 	}
 	s.sessions.Shutdown()
+	if st := s.sessions.Store(); st != nil {
+		_ = st.Close()
+	}
 }
 
 // Sessions returns the browser session manager.
@@ -498,13 +519,14 @@ func (s *Server) HTTPHandler() http.Handler {
 // buildHTTP makes the HTTP handler, once: its Streamable HTTP server keeps
 // a session sweeper running until Close.
 func (s *Server) buildHTTP() http.Handler {
-	owned := newTransportSessions(SessionIdleTTL)
+	owned := s.owned
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
 		mcpserver.WithSessionIdManagerResolver(owned),
 		mcpserver.WithSessionIdleTTL(SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			set, _ := surface.SettingFromRequest(r)
+			ctx = workspaces.WithWorkspace(owned.clientFrom(ctx, r), workspaces.Workspace(r.Context()))
 			return auth.WithPrincipal(surface.WithSetting(ctx, set), auth.Principal(r.Context()))
 		}),
 	)
@@ -517,7 +539,7 @@ func (s *Server) buildHTTP() http.Handler {
 	mux.Handle(admin.APIPrefix, s.admin.API())
 	s.mountActions(mux) // actions.go, flowsapi.go, ops.go
 	s.links.served.Store(true)
-	return s.observeHTTP(mux, s.guardHTTP(s.cors(healthOnly(s.admin.Public(s.metricsAuth(s.signedFiles(s.authenticate(notePrincipal(keepURIPaths(mux))))))))))
+	return s.observeHTTP(mux, s.guardHTTP(s.cors(healthOnly(s.admin.Public(s.metricsAuth(s.signedFiles(s.authenticate(notePrincipal(workspaces.Middleware(keepURIPaths(mux)))))))))))
 }
 
 func checkSetting(next http.Handler) http.Handler {
@@ -533,6 +555,7 @@ func checkSetting(next http.Handler) http.Handler {
 // StdioContext is the context function for the stdio transport: the
 // server-wide setting is the caller's explicit one.
 func (s *Server) StdioContext(ctx context.Context) context.Context {
+	ctx = workspaces.WithWorkspace(ctx, workspaces.Named{Name: workspaces.Default, How: workspaces.ByStdio})
 	return surface.WithSetting(ctx, s.cfg.Resources)
 }
 

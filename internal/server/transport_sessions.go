@@ -1,16 +1,21 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // SessionIdleTTL is how long a Streamable HTTP transport session lives
@@ -27,9 +32,15 @@ const sessionPrefix = "mcp-session-"
 // ended, is answered 404 as if the id had never existed, so a session id
 // is not a way to reach another caller (end it, open its event stream or
 // set its log level). The 2026-07-28 protocol has no transport sessions.
+//
+// With a shared store (the workspace store, FLOW_STORE) each session is
+// also written there with the clientInfo initialize gave it, so that a
+// replica which did not see initialize serves the session, for the same
+// principal only, and decides the same surface (clientFrom).
 type transportSessions struct {
-	ttl time.Duration
-	now func() time.Time
+	ttl    time.Duration
+	now    func() time.Time
+	shared workspaces.TransportStore // nil: this process's memory only
 
 	mu        sync.Mutex
 	byID      map[string]*transportSession
@@ -39,10 +50,14 @@ type transportSessions struct {
 type transportSession struct {
 	principal string
 	lastUsed  time.Time
+	// lastShared is when the shared store's copy was last written, which
+	// slides its TTL.
+	lastShared time.Time
+	client     workspaces.Transport // the shared record, clientInfo and all
 }
 
-func newTransportSessions(ttl time.Duration) *transportSessions {
-	return &transportSessions{ttl: ttl, now: time.Now, byID: map[string]*transportSession{}}
+func newTransportSessions(ttl time.Duration, shared workspaces.TransportStore) *transportSessions {
+	return &transportSessions{ttl: ttl, now: time.Now, shared: shared, byID: map[string]*transportSession{}}
 }
 
 // errNoSession is what mcp-go answers 404 for.
@@ -73,21 +88,105 @@ func (s sweeper) Terminate(id string) (bool, error) {
 	return false, nil
 }
 
-// owns reports whether id is a live session of principal, and marks it used.
+// owns reports whether id is a live session of principal, and marks it
+// used. A session this process does not know is looked up in the shared
+// store: another replica may have made it.
 func (t *transportSessions) owns(principal, id string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.byID[id]
 	now := t.now()
-	if s == nil || s.principal != principal {
-		return false
-	}
-	if now.Sub(s.lastUsed) > t.ttl {
+	t.mu.Lock()
+	s := t.byID[id]
+	if s != nil && now.Sub(s.lastUsed) > t.ttl {
 		delete(t.byID, id)
+		s = nil
+	}
+	if s != nil {
+		ok := s.principal == principal
+		var slide *workspaces.Transport
+		if ok {
+			s.lastUsed = now
+			if t.shared != nil && now.Sub(s.lastShared) >= time.Minute {
+				s.lastShared = now
+				c := s.client
+				slide = &c
+			}
+		}
+		t.mu.Unlock()
+		if slide != nil {
+			t.put(*slide)
+		}
+		return ok
+	}
+	t.mu.Unlock()
+	if t.shared == nil {
 		return false
 	}
-	s.lastUsed = now
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec, found, err := t.shared.GetTransport(ctx, id)
+	if err != nil || !found || rec.Principal != principal {
+		return false
+	}
+	t.mu.Lock()
+	t.byID[id] = &transportSession{principal: principal, lastUsed: now, lastShared: now, client: rec}
+	t.mu.Unlock()
+	t.put(rec)
 	return true
+}
+
+// put writes a session to the shared store, sliding its TTL there.
+func (t *transportSessions) put(rec workspaces.Transport) {
+	if t.shared == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = t.shared.PutTransport(ctx, rec, t.ttl)
+}
+
+// hooks record what initialize's client said of itself with its session.
+func (t *transportSessions) hooks(h *mcpserver.Hooks) {
+	h.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		cs := mcpserver.ClientSessionFromContext(ctx)
+		if cs == nil {
+			return
+		}
+		info, _ := json.Marshal(req.Params.ClientInfo)
+		caps, _ := json.Marshal(req.Params.Capabilities)
+		t.mu.Lock()
+		s := t.byID[cs.SessionID()]
+		var rec workspaces.Transport
+		if s != nil {
+			s.client.ClientInfo, s.client.Capabilities = info, caps
+			rec = s.client
+		}
+		t.mu.Unlock()
+		if s != nil {
+			t.put(rec)
+		}
+	})
+}
+
+// clientFrom gives a request on a session initialized by another replica
+// the clientInfo that initialize recorded (surface.WithClient).
+func (t *transportSessions) clientFrom(ctx context.Context, r *http.Request) context.Context {
+	id := r.Header.Get(mcpserver.HeaderKeySessionID)
+	if id == "" {
+		return ctx
+	}
+	t.mu.Lock()
+	s := t.byID[id]
+	var rec workspaces.Transport
+	if s != nil {
+		rec = s.client
+	}
+	t.mu.Unlock()
+	var info mcp.Implementation
+	var caps mcp.ClientCapabilities
+	if len(rec.ClientInfo) == 0 || json.Unmarshal(rec.ClientInfo, &info) != nil {
+		return ctx
+	}
+	_ = json.Unmarshal(rec.Capabilities, &caps)
+	return surface.WithClient(ctx, info, caps)
 }
 
 // sweepLocked drops expired sessions, at most once a minute, so memory is
@@ -116,10 +215,12 @@ func (p principalSessions) Generate() string {
 	_, _ = rand.Read(b[:])
 	id := sessionPrefix + hex.EncodeToString(b[:])
 	now := p.t.now()
+	rec := workspaces.Transport{ID: id, Principal: p.principal}
 	p.t.mu.Lock()
-	defer p.t.mu.Unlock()
 	p.t.sweepLocked(now)
-	p.t.byID[id] = &transportSession{principal: p.principal, lastUsed: now}
+	p.t.byID[id] = &transportSession{principal: p.principal, lastUsed: now, lastShared: now, client: rec}
+	p.t.mu.Unlock()
+	p.t.put(rec)
 	return id
 }
 
@@ -131,10 +232,16 @@ func (p principalSessions) Validate(id string) (bool, error) {
 }
 
 func (p principalSessions) Terminate(id string) (bool, error) {
+	if !p.t.owns(p.principal, id) {
+		return false, nil
+	}
 	p.t.mu.Lock()
-	defer p.t.mu.Unlock()
-	if s := p.t.byID[id]; s != nil && s.principal == p.principal {
-		delete(p.t.byID, id)
+	delete(p.t.byID, id)
+	p.t.mu.Unlock()
+	if p.t.shared != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = p.t.shared.DeleteTransport(ctx, id)
 	}
 	return false, nil
 }

@@ -232,10 +232,11 @@ func Command(t testing.TB, env []string, args ...string) *exec.Cmd {
 var ClosedNetwork = []string{testenv.ClosedNetwork}
 
 // baseEnv is the test's environment with a data folder of its own, no
-// Selenium Grid and the closed network, so a test never touches the
-// user's data, a developer's Grid or the outside world; later entries win.
+// Selenium Grid, no shared workspace store and the closed network, so a
+// test never touches the user's data, a developer's Grid or Redis, or the
+// outside world; later entries win.
 func baseEnv(t testing.TB) []string {
-	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
+	return append(os.Environ(), "FLOW_DATA_DIR="+t.TempDir(), "SELENIUM_URL=", "FLOW_STORE=", "FLOW_BROWSER_ARGS="+strings.Join(ClosedNetwork, " "))
 }
 
 // Server is a running selenium-flow process serving HTTP.
@@ -244,6 +245,19 @@ type Server struct {
 	Base   string // scheme://host:port
 	cmd    *exec.Cmd
 	stderr *testenv.Buffer
+	exited chan struct{}
+}
+
+// Stop sends sig (SIGTERM, or SIGKILL for a crash) to the server process
+// alone, as an orchestrator would, and waits until it has exited.
+func (s *Server) Stop(t testing.TB, sig syscall.Signal) {
+	t.Helper()
+	_ = syscall.Kill(s.cmd.Process.Pid, sig)
+	select {
+	case <-s.exited:
+	case <-time.After(time.Until(Deadline(t, time.Minute))):
+		t.Fatalf("the server did not exit after %v", sig)
+	}
 }
 
 // Stderr is what the server wrote to stderr so far.
@@ -265,8 +279,8 @@ func StartHTTP(t testing.TB, args []string, env []string) *Server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{cmd: cmd, stderr: &testenv.Buffer{}}
 	exited := make(chan struct{})
+	s := &Server{cmd: cmd, stderr: &testenv.Buffer{}, exited: exited}
 	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)

@@ -63,7 +63,7 @@ func BenchmarkListFiles(b *testing.B) {
 		b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "ms/list")
 	}
 	b.Run("no-browser", list)
-	s, _, err := m.Open(ctx, who, browser.SessionOptions{})
+	s, _, err := m.Open(ctx, sessions.Owner{Principal: who, Workspace: "default"}, browser.SessionOptions{}, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // endpoint.
 type Summary struct {
 	Owner       string `json:"owner"`
-	Name        string `json:"name"`    // "default": one workspace per principal today
+	Name        string `json:"name"`    // the workspace
 	State       string `json:"state"`   // live, idle or closed
 	Browser     string `json:"browser"` // "" when no browser is open
 	URL         string `json:"url,omitempty"`
@@ -20,10 +20,6 @@ type Summary struct {
 	LastUsedAt  string `json:"lastUsedAt,omitempty"`
 	IdleTimeout string `json:"idleTimeout"`
 }
-
-// DefaultWorkspace is the name of a principal's one workspace until
-// workspaces are kept per (principal, name).
-const DefaultWorkspace = "default"
 
 // Inventory lists every open browser, sorted by owner. The URL comes from
 // the browser when it is free; a session busy with a call (a long wait)
@@ -40,7 +36,7 @@ func (m *Manager) Inventory() []Summary {
 	for _, s := range open {
 		last, free := s.idleSince()
 		sm := Summary{
-			Owner: s.Principal, Name: DefaultWorkspace, State: "live", Browser: s.Browser(),
+			Owner: s.Principal, Name: s.Workspace, State: "live", Browser: s.Browser(),
 			OpenedAt: s.Opened.UTC().Format(time.RFC3339), LastUsedAt: last.UTC().Format(time.RFC3339),
 			IdleTimeout: m.idle.String(),
 		}
@@ -50,7 +46,12 @@ func (m *Manager) Inventory() []Summary {
 		sm.URL = m.lastURL(s, free)
 		out = append(out, sm)
 	}
-	slices.SortFunc(out, func(a, b Summary) int { return strings.Compare(a.Owner, b.Owner) })
+	slices.SortFunc(out, func(a, b Summary) int {
+		if c := strings.Compare(a.Owner, b.Owner); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 	return out
 }
 

@@ -19,6 +19,8 @@ import (
 func TestInventoryAndWatch(t *testing.T) {
 	testenv.NeedBrowser(t)
 	site := fixtures.Serve(t)
+	alice := sessions.Owner{Principal: "alice", Workspace: "default"}
+	bob := sessions.Owner{Principal: "bob", Workspace: "default"}
 	store, err := files.Open(t.TempDir())
 	assert.NilError(t, err)
 	m := sessions.New(store, sessions.WithDriverOptions(browser.WithBrowserArgs(testenv.ClosedNetwork)))
@@ -37,23 +39,23 @@ func TestInventoryAndWatch(t *testing.T) {
 	}
 	assert.Check(t, is.Len(m.Inventory(), 0))
 
-	_, _, err = m.Open(ctx, "alice", browser.SessionOptions{})
+	_, _, err = m.Open(ctx, alice, browser.SessionOptions{}, true)
 	assert.NilError(t, err)
 	heard("open")
-	assert.NilError(t, m.Do("alice", func(s *sessions.Session) error { return s.Navigate(site + "/login") }))
+	assert.NilError(t, m.Do(ctx, alice, func(s *sessions.Session) error { return s.Navigate(site + "/login") }))
 	heard("navigate")
 
 	inv := m.Inventory()
 	assert.Assert(t, is.Len(inv, 1))
 	got := inv[0]
 	assert.Check(t, is.Equal(got.Owner, "alice"))
-	assert.Check(t, is.Equal(got.Name, sessions.DefaultWorkspace))
+	assert.Check(t, is.Equal(got.Name, "default"))
 	assert.Check(t, is.Equal(got.State, "live"))
 	assert.Check(t, is.Equal(got.URL, site+"/login"))
 	assert.Check(t, got.Browser != "")
 	assert.Check(t, got.IdleTimeout == sessions.DefaultIdleTimeout.String())
 
-	closed, err := m.Close(ctx, "alice")
+	closed, err := m.Close(ctx, alice)
 	assert.NilError(t, err)
 	assert.Check(t, closed)
 	heard("close")
@@ -62,7 +64,7 @@ func TestInventoryAndWatch(t *testing.T) {
 	// A stopped watch hears nothing more, and stopping twice is harmless.
 	stop()
 	stop()
-	_, _, err = m.Open(ctx, "bob", browser.SessionOptions{})
+	_, _, err = m.Open(ctx, bob, browser.SessionOptions{}, true)
 	assert.NilError(t, err)
 	select {
 	case <-changes:

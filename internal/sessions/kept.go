@@ -9,22 +9,41 @@ import (
 
 	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // Current is session://current.
 type Current struct {
-	Principal   string          `json:"principal"`
-	Session     string          `json:"session"`
-	State       string          `json:"state"` // live, idle or closed
-	Browser     string          `json:"browser,omitempty"`
-	URL         string          `json:"url,omitempty"`
-	Title       string          `json:"title,omitempty"`
-	Window      *browser.Window `json:"window,omitempty"`
-	Endpoint    string          `json:"endpoint"` // "local chromedriver" or "Selenium Grid"; never an address
-	OpenedAt    string          `json:"openedAt,omitempty"`
-	LastUsedAt  string          `json:"lastUsedAt,omitempty"`
-	IdleTimeout string          `json:"idleTimeout"`
-	Next        string          `json:"next,omitempty"`
+	Principal string `json:"principal"`
+	// Session is the workspace's name, as Workspace (kept for clients of
+	// the time before workspaces).
+	Session   string `json:"session"`
+	Workspace string `json:"workspace"`
+	// NamedBy says how this request named the workspace: default, query,
+	// header or stdio.
+	NamedBy string `json:"namedBy"`
+	// State is live, idle, closed, or "open elsewhere" (open, but not held
+	// by this process: the next page tool re-attaches or reopens).
+	State string `json:"state"`
+	// Reopened says the browser was reopened after its earlier one ended.
+	Reopened bool `json:"reopened,omitempty"`
+	// DriverSession is the WebDriver session id.
+	DriverSession string `json:"driverSession,omitempty"`
+	// SavedSites are the origins whose site data save_site_data kept
+	// (session://sites).
+	SavedSites []string `json:"savedSites,omitempty"`
+	// Visited are the origins the workspace was on, oldest first.
+	Visited        []string        `json:"visited,omitempty"`
+	Browser        string          `json:"browser,omitempty"`
+	BrowserVersion string          `json:"browserVersion,omitempty"`
+	URL            string          `json:"url,omitempty"`
+	Title          string          `json:"title,omitempty"`
+	Window         *browser.Window `json:"window,omitempty"`
+	Endpoint       string          `json:"endpoint"` // "local chromedriver" or "Selenium Grid"; never an address
+	OpenedAt       string          `json:"openedAt,omitempty"`
+	LastUsedAt     string          `json:"lastUsedAt,omitempty"`
+	IdleTimeout    string          `json:"idleTimeout"`
+	Next           string          `json:"next,omitempty"`
 }
 
 // FileItem is one kept file as the file resources list it.
@@ -82,18 +101,34 @@ func (m *Manager) item(principal string, f files.File) FileItem {
 	return FileItem{Name: f.Name, Folder: f.Folder, Size: f.Size, MIMEType: f.MimeType, URI: FileURI(f.Name), Link: m.Link(principal, f.Name), Modified: f.Modified.UTC().Format(time.RFC3339)}
 }
 
-// Describe is the caller's session as session://current shows it.
-func (m *Manager) Describe(principal string) Current {
-	c := Current{Principal: principal, Session: principal, State: "closed", Endpoint: "local chromedriver", IdleTimeout: m.idle.String()}
+// Describe is the workspace's browser as session://current shows it: the
+// one this process holds, or else what the workspace's record says.
+func (m *Manager) Describe(ctx context.Context, o Owner) Current {
+	named := workspaces.Workspace(ctx)
+	c := Current{Principal: o.Principal, Session: o.Workspace, Workspace: o.Workspace, NamedBy: string(named.How), State: "closed", Endpoint: "local chromedriver", IdleTimeout: m.idle.String()}
 	if m.Remote() {
 		c.Endpoint = "Selenium Grid"
 	}
-	s := m.Peek(principal)
+	rec, found, _ := m.Workspace(ctx, o)
+	if found {
+		c.SavedSites = savedSites(rec.SiteData)
+		c.Visited = rec.Visited
+	}
+	s := m.Peek(o)
 	if s == nil {
 		c.Next = "No browser is open: call open_session (optionally with url)."
+		if found && rec.State == workspaces.Live {
+			c.State = "open elsewhere"
+			c.URL, c.Browser, c.DriverSession = rec.URL, rec.Browser, rec.DriverSession
+			w := rec.Window
+			c.Window = &w
+			c.LastUsedAt = rec.LastUsed.UTC().Format(time.RFC3339)
+			c.Next = "The workspace's browser is open but not held by this server process (a restart, another replica, or an idle close): the next page tool re-attaches to it or reopens it where it was."
+		}
 		return c
 	}
-	c.Browser = s.Browser()
+	c.Browser, c.BrowserVersion = s.Browser(), s.Version()
+	c.DriverSession = s.ID()
 	w := s.Window()
 	c.Window = &w
 	c.URL, _ = s.CurrentURL()
@@ -105,7 +140,16 @@ func (m *Manager) Describe(principal string) Current {
 	if m.now().Sub(last) > time.Minute {
 		c.State = "idle"
 	}
+	c.Reopened = s.reopened
 	return c
+}
+
+// savedSites are the origins site data was saved for.
+func savedSites(d *browser.SiteData) []string {
+	if d == nil {
+		return nil
+	}
+	return d.Hosts()
 }
 
 // box returns the caller's files after keeping any finished downloads of
@@ -114,7 +158,15 @@ func (m *Manager) Describe(principal string) Current {
 // a name not yet kept (appear true) also gives a download just started
 // the moment it takes to appear.
 func (m *Manager) box(ctx context.Context, principal string, appear bool) (*files.Box, error) {
-	if s := m.Peek(principal); s != nil {
+	m.mu.Lock()
+	var open []*Session
+	for o, s := range m.sessions {
+		if o.Principal == principal {
+			open = append(open, s)
+		}
+	}
+	m.mu.Unlock()
+	for _, s := range open {
 		_, _ = m.keepDownloads(ctx, s, appear)
 	}
 	return m.files.For(principal)

@@ -1,7 +1,15 @@
-// Package sessions keeps one browser session per caller. A caller's MCP
+// Package sessions keeps one browser session per workspace of a caller
+// (Owner: the principal and the workspace it works in). A caller's MCP
 // transport sessions (several VS Code windows, a reconnecting client) all
 // share it; it is closed after an idle timeout, and what it downloaded is
-// kept in the caller's files.
+// kept in the caller's files, which, like flows, belong to the principal
+// and are shared by its workspaces.
+//
+// With a workspace store (WithStore) the browser outlives the process: each
+// workspace's record says how its browser was opened and where it was, so
+// the next call after a restart, on another replica, or after an idle or
+// Grid close re-attaches to the live driver session or reopens the browser
+// where it was, with its saved site data (workspace.go).
 package sessions
 
 import (
@@ -14,6 +22,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/browser"
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // DefaultIdleTimeout closes a session nobody used for this long.
@@ -35,9 +44,13 @@ type Manager struct {
 	retired  []*browser.Driver
 
 	mu       sync.Mutex
-	sessions map[string]*Session
-	stop     chan struct{}
-	stopped  sync.Once
+	sessions map[Owner]*Session
+	store    workspaces.Store // nil: nothing outlives the process
+	// recovering serialises the recovery of one workspace, so two calls
+	// that find its browser gone open one, not two. Guarded by mu.
+	recovering map[Owner]*sync.Mutex
+	stop       chan struct{}
+	stopped    sync.Once
 
 	scrub *refusal.Scrubber // learns each driver's endpoint
 	link  func(principal, name string) string
@@ -93,7 +106,7 @@ func WithIdleTimeout(d time.Duration) Option {
 // is started on the first open_session, so a server that only serves
 // knowledge never starts a driver.
 func New(store *files.Store, opts ...Option) *Manager {
-	m := &Manager{files: store, idle: DefaultIdleTimeout, now: time.Now, sessions: map[string]*Session{}, stop: make(chan struct{})}
+	m := &Manager{files: store, idle: DefaultIdleTimeout, now: time.Now, sessions: map[Owner]*Session{}, recovering: map[Owner]*sync.Mutex{}, stop: make(chan struct{})}
 	for _, o := range opts {
 		o(m)
 	}
@@ -108,14 +121,21 @@ func New(store *files.Store, opts ...Option) *Manager {
 type Session struct {
 	*browser.Session
 	Principal string
+	Workspace string
 	Opened    time.Time
 
 	driver   *browser.Driver // the endpoint the session runs on
 	mu       sync.Mutex
 	lastUsed time.Time
-	busy     int             // calls running on it now; the idle reaper leaves it alone
-	kept     map[string]bool // downloads already copied into kept files
-	url      string          // the page's URL when Inventory last asked
+	url      string            // the page's URL when Inventory last asked
+	busy     int               // calls running on it now; the idle reaper leaves it alone
+	kept     map[string]bool   // downloads already copied into kept files
+	rec      workspaces.Record // what the store holds of it, as last written
+	// note is the one line the next result says about how the browser came
+	// back (re-attached or reopened); taken once by TakeNote.
+	note string
+	// reopened: the browser was opened again after its earlier one ended.
+	reopened bool
 }
 
 // LastUsed is when a tool last used the session.
@@ -228,50 +248,128 @@ func (m *Manager) closeRetired() {
 	}
 }
 
-// Open returns the caller's session, opening one when there is none. An
-// open session is kept as it is (logins and all); reopened reports that.
-func (m *Manager) Open(ctx context.Context, principal string, opts browser.SessionOptions) (s *Session, reopened bool, err error) {
-	m.mu.Lock()
-	if s := m.sessions[principal]; s != nil {
-		m.mu.Unlock()
-		s.touch(m.now())
-		return s, true, nil
+// Open returns the workspace's browser, opening one when there is none.
+// An open browser is kept as it is (logins and all), and so is one the
+// workspace's record says is still open (re-attached on a Grid, reopened
+// where it was otherwise); Opened says which. A new browser gets the
+// workspace's saved site data unless restore is false.
+func (m *Manager) Open(ctx context.Context, o Owner, opts browser.SessionOptions, restore bool) (*Session, Opened, error) {
+	if s, how, err := m.find(ctx, o); err != nil || s != nil {
+		return s, how, err
 	}
-	m.mu.Unlock()
-
+	unlock := m.lockOwner(o)
+	defer unlock()
+	if s := m.Peek(o); s != nil {
+		s.touch(m.now())
+		return s, Opened{Kept: true}, nil
+	}
+	rec, _, err := m.load(ctx, o)
+	if err != nil {
+		return nil, Opened{}, err
+	}
 	bs, d, err := m.newSession(ctx, opts)
 	if err != nil {
-		return nil, false, err
+		return nil, Opened{}, err
 	}
-	now := m.now()
-	s = &Session{Session: bs, Principal: principal, Opened: now, lastUsed: now, kept: map[string]bool{}, driver: d}
+	how := Opened{}
+	if rec.SiteData != nil && !opts.Insecure {
+		if restore {
+			if err := bs.RestoreSiteData(ctx, *rec.SiteData); err != nil {
+				_ = bs.Close()
+				return nil, Opened{}, openErr(err)
+			}
+			how.Restored = len(rec.SiteData.Hosts())
+		} else {
+			how.SkippedSiteData = true
+		}
+	}
+	rec.NamedBy = workspaces.Workspace(ctx).How
+	rec.Browser, rec.Window, rec.Insecure = bs.Browser(), bs.Window(), opts.Insecure
+	rec.PageLoadTimeout, rec.ScriptTimeout = opts.PageLoadTimeout, opts.ScriptTimeout
+	s := m.adopt(o, bs, d, rec)
+	if err := m.save(ctx, s, true); err != nil {
+		m.drop(o, s, true)
+		return nil, Opened{}, err
+	}
+	return s, how, nil
+}
 
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if prev := m.sessions[principal]; prev != nil {
-		// Another call opened one meanwhile: keep that one.
-		_ = bs.Close()
-		return prev, true, nil
+// Opened says how Open found or made the browser.
+type Opened struct {
+	// Kept: a browser was open and is kept as it was.
+	Kept bool
+	// Back is the one line that says the browser was re-attached or
+	// reopened; "" when it was not.
+	Back string
+	// Restored is how many sites' saved data a new browser was given.
+	Restored int
+	// SkippedSiteData: saved site data was left out (restore_site_data
+	// false).
+	SkippedSiteData bool
+}
+
+// find returns the workspace's live browser, or the one its record says is
+// still open (re-attached or reopened); nil when neither is.
+func (m *Manager) find(ctx context.Context, o Owner) (*Session, Opened, error) {
+	if s := m.Peek(o); s != nil {
+		s.touch(m.now())
+		return s, Opened{Kept: true}, nil
 	}
-	m.sessions[principal] = s
-	defer m.changed()
-	return s, false, nil
+	s, err := m.recover(ctx, o)
+	if err != nil || s == nil {
+		return nil, Opened{}, err
+	}
+	return s, Opened{Kept: true, Back: s.peekNote()}, nil
+}
+
+// adopt makes bs the workspace's browser.
+func (m *Manager) adopt(o Owner, bs *browser.Session, d *browser.Driver, rec workspaces.Record) *Session {
+	now := m.now()
+	s := &Session{Session: bs, Principal: o.Principal, Workspace: o.Workspace, Opened: now, lastUsed: now, kept: map[string]bool{}, driver: d, rec: rec}
+	m.mu.Lock()
+	prev := m.sessions[o]
+	m.sessions[o] = s
+	m.mu.Unlock()
+	if prev != nil && prev != s {
+		_ = prev.Session.Close()
+	}
+	m.changed()
+	return s
 }
 
 // ErrNoSession is the refusal for a page tool called with no open browser.
-var ErrNoSession = refusal.Of(refusal.Conflict, "No browser session is open for you.", "Call open_session (optionally with url) first; session://current shows the session's state.")
+var ErrNoSession = refusal.Of(refusal.Conflict, "No browser session is open in this workspace.", "Call open_session (optionally with url) first; session://current shows the session's state.")
 
-// Do runs fn on the caller's session and marks it used; with no session
-// open it refuses with ErrNoSession. When fn fails because the browser no
-// longer answers, the session is dropped, so the next open_session starts
-// a fresh one: handlers need not know how a session dies.
-func (m *Manager) Do(principal string, fn func(*Session) error) error {
-	m.mu.Lock()
-	s := m.sessions[principal]
-	m.mu.Unlock()
+// Do runs fn on the workspace's browser and marks it used. A browser the
+// workspace's record says is open but this process does not hold (after a
+// restart, on another replica, after an idle close or a Grid reap) is
+// re-attached or reopened first; with none, it refuses with ErrNoSession.
+// When fn finds the browser gone, the browser is reopened where it was and
+// fn runs once more on it: the command that failed never reached a page.
+// Session.TakeNote then says the browser came back.
+func (m *Manager) Do(ctx context.Context, o Owner, fn func(*Session) error) error {
+	s, _, err := m.find(ctx, o)
+	if err != nil {
+		return err
+	}
 	if s == nil {
 		return ErrNoSession
 	}
+	err = m.run(ctx, s, fn)
+	if !errors.Is(err, browser.ErrSessionGone) {
+		return err
+	}
+	m.drop(o, s, false)
+	again, rerr := m.recover(ctx, o)
+	if rerr != nil || again == nil {
+		return err
+	}
+	return m.run(ctx, again, fn)
+}
+
+// run is one call of fn on s: it counts as use from its start to its end,
+// and the workspace's record follows where the browser went.
+func (m *Manager) run(ctx context.Context, s *Session, fn func(*Session) error) error {
 	s.mu.Lock()
 	s.busy++
 	s.lastUsed = m.now()
@@ -283,7 +381,11 @@ func (m *Manager) Do(principal string, fn func(*Session) error) error {
 	s.busy--
 	s.lastUsed = m.now()
 	s.mu.Unlock()
-	m.gone(principal, s, err)
+	if !errors.Is(err, browser.ErrSessionGone) {
+		if serr := m.save(ctx, s, false); serr != nil && err == nil {
+			err = serr
+		}
+	}
 	m.changed()
 	return err
 }
@@ -304,45 +406,66 @@ func (m *Manager) Len() int {
 	return len(m.sessions)
 }
 
-// Peek returns the caller's session without marking it used.
-func (m *Manager) Peek(principal string) *Session {
+// Peek returns the workspace's browser this process holds, without
+// marking it used.
+func (m *Manager) Peek(o Owner) *Session {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.sessions[principal]
+	return m.sessions[o]
 }
 
-// gone drops the caller's session s when err says its browser no longer
-// answers; a session another call has replaced meanwhile stays.
-func (m *Manager) gone(principal string, s *Session, err error) {
-	if !errors.Is(err, browser.ErrSessionGone) {
-		return
-	}
+// drop forgets s as the workspace's browser (a session another call has
+// replaced meanwhile stays) and ends it; quit false leaves the driver
+// session alone (it no longer answers, or another process drives it).
+func (m *Manager) drop(o Owner, s *Session, quit bool) {
 	m.mu.Lock()
-	if m.sessions[principal] == s {
-		delete(m.sessions, principal)
-	} else {
-		s = nil
+	if m.sessions[o] == s {
+		delete(m.sessions, o)
 	}
 	m.mu.Unlock()
-	if s != nil {
+	if quit {
 		_ = s.Session.Close()
-		m.closeRetired()
+	} else {
+		_ = s.Session.Detach()
 	}
+	m.closeRetired()
 }
 
-// Close keeps the caller's downloads and closes the session. Closing when
+// Close keeps the workspace's downloads, ends its browser and marks its
+// record closed: only this gives the browser up for good. Closing when
 // none is open is not an error: the state asked for holds.
-func (m *Manager) Close(ctx context.Context, principal string) (bool, error) {
+func (m *Manager) Close(ctx context.Context, o Owner) (bool, error) {
+	unlock := m.lockOwner(o)
+	defer unlock()
 	m.mu.Lock()
-	s := m.sessions[principal]
-	delete(m.sessions, principal)
+	s := m.sessions[o]
+	delete(m.sessions, o)
 	m.mu.Unlock()
+	rec, found, err := m.load(ctx, o)
+	if err != nil {
+		return false, err
+	}
+	live := found && rec.State == workspaces.Live
+	if s == nil && live && rec.Remote && rec.DriverSession != "" {
+		// Another process opened it: end the driver session it left.
+		if d, derr := m.startDriver(ctx); derr == nil && d.Remote() {
+			if bs, aerr := d.Attach(ctx, rec.DriverSession, rec.Options()); aerr == nil {
+				_ = bs.Close()
+			}
+		}
+	}
+	if found && m.store != nil {
+		rec.State, rec.DriverSession = workspaces.Closed, ""
+		if err := m.store.Put(ctx, rec); err != nil {
+			return false, err
+		}
+	}
 	if s == nil {
-		return false, nil
+		return live, nil
 	}
 	defer m.changed()
 	_, _ = m.KeepDownloads(ctx, s)
-	err := s.Session.Close()
+	err = s.Session.Close()
 	m.closeRetired()
 	return true, err
 }
@@ -434,18 +557,28 @@ func (m *Manager) closeIdle() {
 	now := m.now()
 	m.mu.Lock()
 	var idle []*Session
-	for p, s := range m.sessions {
+	for o, s := range m.sessions {
 		if last, free := s.idleSince(); free && now.Sub(last) >= m.idle {
 			idle = append(idle, s)
-			delete(m.sessions, p)
+			delete(m.sessions, o)
 		}
 	}
 	m.mu.Unlock()
 	for _, s := range idle {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if m.usedElsewhere(ctx, s, now) {
+			// Another replica drives this Grid browser: let go of it here
+			// without ending it.
+			_ = s.Session.Detach()
+			cancel()
+			continue
+		}
 		_, _ = m.KeepDownloads(ctx, s)
-		cancel()
 		_ = s.Session.Close()
+		// The workspace stays open: its next call reopens the browser
+		// where it was.
+		m.forgetDriverSession(ctx, s)
+		cancel()
 	}
 	if len(idle) > 0 {
 		m.closeRetired()
@@ -453,15 +586,22 @@ func (m *Manager) closeIdle() {
 	}
 }
 
-// Shutdown closes every session and the driver.
+// Shutdown lets go of every browser and closes the driver. A browser on a
+// Grid is left running when its workspace is kept in a store, so that the
+// next server process, or another replica, re-attaches to it; a local
+// browser ends with its chromedriver and is reopened by the next call.
 func (m *Manager) Shutdown() {
 	m.stopped.Do(func() { close(m.stop) })
 	m.mu.Lock()
 	all := m.sessions
-	m.sessions = map[string]*Session{}
+	m.sessions = map[Owner]*Session{}
 	m.mu.Unlock()
 	for _, s := range all {
-		_ = s.Session.Close()
+		if m.store != nil && s.Remote() {
+			_ = s.Session.Detach()
+		} else {
+			_ = s.Session.Close()
+		}
 	}
 	m.driverMu.Lock()
 	ds := append(m.retired, m.driver)

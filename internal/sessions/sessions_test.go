@@ -47,10 +47,10 @@ func TestDeadDriverIsReplaced(t *testing.T) {
 	defer m.Shutdown()
 	ctx := testenv.Context(t)
 
-	a, reopened, err := m.Open(ctx, "alice", browser.SessionOptions{})
+	a, reopened, err := m.Open(ctx, sessions.Owner{Principal: "alice", Workspace: "default"}, browser.SessionOptions{}, true)
 	assert.NilError(t, err)
-	assert.Check(t, !reopened)
-	b, _, err := m.Open(ctx, "bob", browser.SessionOptions{})
+	assert.Check(t, !reopened.Kept)
+	b, _, err := m.Open(ctx, sessions.Owner{Principal: "bob", Workspace: "default"}, browser.SessionOptions{}, true)
 	assert.NilError(t, err)
 	assert.NilError(t, a.Navigate(site+"/login"))
 	old := chromedrivers()
@@ -58,9 +58,9 @@ func TestDeadDriverIsReplaced(t *testing.T) {
 
 	assert.NilError(t, syscall.Kill(-old[0], syscall.SIGKILL))
 	testenv.Eventually(t, "the killed chromedriver to go", func() bool { return syscall.Kill(old[0], 0) != nil })
-	err = m.Do("alice", func(s *sessions.Session) error { _, err := s.Outline(nil); return err })
+	err = m.Do(context.Background(), sessions.Owner{Principal: "alice", Workspace: "default"}, func(s *sessions.Session) error { _, err := s.Outline(nil); return err })
 	assert.Assert(t, errors.Is(err, browser.ErrSessionGone), "%v", err)
-	err = m.Do("alice", func(*sessions.Session) error { return nil })
+	err = m.Do(context.Background(), sessions.Owner{Principal: "alice", Workspace: "default"}, func(*sessions.Session) error { return nil })
 	assert.Check(t, is.ErrorContains(err, "open_session"))
 
 	// Both callers open at once: one fresh driver serves them.
@@ -71,7 +71,7 @@ func TestDeadDriverIsReplaced(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, _, err := m.Open(ctx, p, browser.SessionOptions{})
+			s, _, err := m.Open(ctx, sessions.Owner{Principal: p, Workspace: "default"}, browser.SessionOptions{}, true)
 			assert.Check(t, err)
 			mu.Lock()
 			opened[p] = s
@@ -84,16 +84,16 @@ func TestDeadDriverIsReplaced(t *testing.T) {
 		assert.NilError(t, s.Navigate(site+"/controls"), p)
 		title, err := s.Title()
 		assert.NilError(t, err)
-		assert.Check(t, is.Equal(title, "Controls"))
+		assert.Check(t, is.Equal(title, "Controls"), p)
 	}
 
 	// bob's session was on the dead driver: it fails, is dropped, and his
 	// next Open gets a browser on the live one.
-	err = m.Do("bob", func(s *sessions.Session) error { return s.Navigate(site + "/login") })
+	err = m.Do(context.Background(), sessions.Owner{Principal: "bob", Workspace: "default"}, func(s *sessions.Session) error { return s.Navigate(site + "/login") })
 	assert.Assert(t, errors.Is(err, browser.ErrSessionGone), "%v", err)
-	b, reopened, err = m.Open(ctx, "bob", browser.SessionOptions{})
+	b, reopened, err = m.Open(ctx, sessions.Owner{Principal: "bob", Workspace: "default"}, browser.SessionOptions{}, true)
 	assert.NilError(t, err)
-	assert.Check(t, !reopened)
+	assert.Check(t, !reopened.Kept)
 	assert.NilError(t, b.Navigate(site+"/article"))
 
 	now := chromedrivers()
@@ -112,7 +112,7 @@ func TestStartFailureIsNotCached(t *testing.T) {
 	m := sessions.New(store, sessions.WithDriverOptions(browser.WithChromedriver("/nonexistent/chromedriver")))
 	defer m.Shutdown()
 	for range 2 {
-		_, _, err := m.Open(context.Background(), "alice", browser.SessionOptions{})
+		_, _, err := m.Open(context.Background(), sessions.Owner{Principal: "alice", Workspace: "default"}, browser.SessionOptions{}, true)
 		assert.Check(t, is.ErrorContains(err, "call open_session again"))
 	}
 }

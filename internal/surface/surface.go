@@ -70,6 +70,15 @@ func ParseSetting(v string) (Setting, error) {
 
 type settingKey struct{}
 
+type clientKey struct{}
+
+// WithClient records what a client said of itself at initialize, for a
+// request whose transport session this process did not initialize (it
+// was, on another replica); FromContext uses it when the session has none.
+func WithClient(ctx context.Context, info mcp.Implementation, caps mcp.ClientCapabilities) context.Context {
+	return context.WithValue(ctx, clientKey{}, Caller{Info: info, Capabilities: caps})
+}
+
 // WithSetting records an explicit setting for the request.
 func WithSetting(ctx context.Context, s Setting) context.Context {
 	if s == Auto {
@@ -109,6 +118,13 @@ func FromContext(ctx context.Context) Caller {
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
 		c.Info = s.GetClientInfo()
 		c.Capabilities = s.GetClientCapabilities()
+	}
+	if c.Info.Name == "" {
+		// A transport session initialized on another replica: this
+		// process's session has no clientInfo, the shared store has.
+		if k, ok := ctx.Value(clientKey{}).(Caller); ok {
+			c.Info, c.Capabilities = k.Info, k.Capabilities
+		}
 	}
 	if p := server.RequestProtocolInfoFromContext(ctx); p != nil {
 		if p.ClientInfo != nil && p.ClientInfo.Name != "" {
