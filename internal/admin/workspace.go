@@ -64,7 +64,7 @@ func (a *Admin) workspaceOf(w http.ResponseWriter, r *http.Request) (owner strin
 	id := r.PathValue("ws")
 	owner, name, found := ParseWorkspaceID(id)
 	c := callerOf(r.Context())
-	if !found || !workspaces.ValidName(name) || !c.sees(owner) {
+	if !found || !workspaces.ValidName(name) || !c.sees(owner) || !a.exists(owner, name) {
 		a.refuse(w, http.StatusNotFound, "There is no workspace "+quote(id)+" you can see. Name a workspace as name@owner, e.g. "+workspaceID(c.principal, workspaces.Default)+"; GET "+APIPrefix+"workspaces lists yours.")
 		return "", false
 	}
@@ -232,4 +232,14 @@ func (a *Admin) keptBox(owner string) (*files.Box, error) {
 		return nil, nil
 	}
 	return a.files.For(owner)
+}
+
+// exists reports whether owner has the workspace name: the default one,
+// one with a browser open here, or one the store keeps.
+func (a *Admin) exists(owner, name string) bool {
+	var open []sessions.Summary
+	if a.sessions != nil && name != workspaces.Default {
+		open = a.sessions.Inventory()
+	}
+	return slices.Contains(a.namesOf(owner, open), name)
 }

@@ -27,6 +27,15 @@ func (s *Session) keepPlace(p *Place) {
 // command; otherwise one script, or Get Title and Get Current URL inside a
 // frame. A dialog that blocks the page is ErrDialog, as from Title.
 func (s *Session) Where() (Place, error) {
+	p, err := s.where()
+	if err == nil && p.URL != "" {
+		// The workspace records LastURL after each call (package sessions).
+		s.lastURL.Store(p.URL)
+	}
+	return p, err
+}
+
+func (s *Session) where() (Place, error) {
 	if err := s.beginKeepPlace(); err != nil {
 		return Place{}, fmt.Errorf("where: %w", err)
 	}
