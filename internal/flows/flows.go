@@ -27,7 +27,9 @@ type Flow struct {
 	Name        string  `json:"name"`
 	Description string  `json:"description,omitempty"`
 	Shared      bool    `json:"shared,omitempty"`
-	Parameters  []Param `json:"parameters,omitempty"`
+	// TimeLimit is the seconds a run may take; DefaultTimeLimit when 0.
+	TimeLimit  float64 `json:"timeLimit,omitempty"`
+	Parameters []Param `json:"parameters,omitempty"`
 	Steps       []Step  `json:"steps"`
 }
 
@@ -38,6 +40,8 @@ type Param struct {
 	Description string `json:"description,omitempty"`
 	Default     any    `json:"default,omitempty"`
 	Required    bool   `json:"required,omitempty"`
+	// Values are an enum parameter's allowed values.
+	Values []string `json:"values,omitempty"`
 }
 
 // Step is one page-tool call.
@@ -47,6 +51,27 @@ type Step struct {
 	ID      string         `json:"id,omitempty"`
 	Note    string         `json:"note,omitempty"`
 	OnError string         `json:"onError,omitempty"`
+	// Return puts the step's result into the run report's values: true
+	// under the step's id (or step-N), a string under that key.
+	Return any `json:"return,omitempty"`
+}
+
+// ReturnKey is the key a step's result is returned under, or "" when the
+// step returns nothing.
+func (f Flow) ReturnKey(i int) string {
+	switch r := f.Steps[i].Return.(type) {
+	case bool:
+		if !r {
+			return ""
+		}
+		if id := f.Steps[i].ID; id != "" {
+			return id
+		}
+		return fmt.Sprintf("step-%d", i+1)
+	case string:
+		return r
+	}
+	return ""
 }
 
 // Label names a step in reports: "step 3 (login)".
@@ -153,14 +178,15 @@ func (s *Store) Parse(doc []byte) (Flow, error) {
 			probs = append(probs, fmt.Sprintf("at /parameters/%d/name: %q is declared twice", i, p.Name))
 		}
 		declared[p.Name] = true
-		if p.Default == nil {
-			continue
-		}
-		if p.Type == "secret" {
-			// A default would choose the runner's secret for them.
-			probs = append(probs, fmt.Sprintf("at /parameters/%d/default: a parameter of type secret takes no default; whoever runs the flow passes one of their own secret names", i))
-		} else if _, err := convert(p, p.Default); err != nil {
-			probs = append(probs, fmt.Sprintf("at /parameters/%d/default: the default does not fit: %v", i, err))
+	}
+	probs = append(probs, checkParams(f)...)
+	returns := map[string]bool{}
+	for i := range f.Steps {
+		if k := f.ReturnKey(i); k != "" {
+			if returns[k] {
+				probs = append(probs, fmt.Sprintf("at /steps/%d/return: another step returns its value as %q already; give this one another name, e.g. \"return\": \"%s_2\"", i, k, k))
+			}
+			returns[k] = true
 		}
 	}
 	ids := map[string]bool{}
