@@ -24,13 +24,13 @@ import (
 
 // Flow is a flow document, in the shape of flow://schema.
 type Flow struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Shared      bool    `json:"shared,omitempty"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Shared      bool   `json:"shared,omitempty"`
 	// TimeLimit is the seconds a run may take; DefaultTimeLimit when 0.
 	TimeLimit  float64 `json:"timeLimit,omitempty"`
 	Parameters []Param `json:"parameters,omitempty"`
-	Steps       []Step  `json:"steps"`
+	Steps      []Step  `json:"steps"`
 }
 
 // Param is one parameter a caller passes to run_flow.

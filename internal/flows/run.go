@@ -2,8 +2,8 @@ package flows
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
