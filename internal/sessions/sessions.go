@@ -103,6 +103,7 @@ type Session struct {
 	lastUsed time.Time
 	busy     int             // calls running on it now; the idle reaper leaves it alone
 	kept     map[string]bool // downloads already copied into kept files
+	history  history         // the page actions, for draft_flow (history.go)
 }
 
 // LastUsed is when a tool last used the session.
