@@ -173,7 +173,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 	list = append(list, p.gestures()...)
 	list = append(list, p.readTool(), p.scriptTool(), p.resizeTool())
 	list = append(list, windowTools(p)...)
-	return p.withURL(p.noOracle(list))
+	return p.recorded(p.withURL(p.noOracle(list)))
 }
 
 var locatorProps = map[string]any{

@@ -190,7 +190,7 @@ func New(cfg Config) (*Server, error) {
 	for _, t := range page {
 		steps[t.Def.Name] = s.handle(t.Handler)
 	}
-	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor)
+	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor, tools.WithPage(page, s.sessions))
 
 	rt := runtime{sessions: s.sessions, secrets: sec, flows: flowStore}
 	tableCfg := resources.Config{

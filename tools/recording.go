@@ -1,0 +1,195 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/selenium-flow/selenium-flow/internal/auth"
+	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/flows"
+	"github.com/selenium-flow/selenium-flow/internal/refusal"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
+)
+
+// Recording: every page action an agent makes that works is kept in its
+// session's history (sessions.Action), with the stable locator of the
+// element it acted on, so that draft_flow can turn what just worked into a
+// flow without the model retyping it. Flow steps are not recorded: a
+// replay is not new work, and its steps pay nothing for the history.
+
+type replayKey struct{}
+
+// replaying marks ctx as a flow step's.
+func replaying(ctx context.Context) context.Context { return context.WithValue(ctx, replayKey{}, true) }
+
+func isReplay(ctx context.Context) bool { v, _ := ctx.Value(replayKey{}).(bool); return v }
+
+// unrecorded are the page tools whose calls only look: the draft would
+// drop them, so they cost no look at the page either.
+var unrecorded = []string{"outline", "screenshot", "list_windows"}
+
+// recorded wraps the page tools (and open_session, whose url is the
+// recording's first page) so that each call that works is recorded.
+func (p *pageTools) recorded(ts []Tool) []Tool {
+	for i, t := range ts {
+		if (slices.Contains(Page, t.Def.Name) || t.Def.Name == "open_session") && !slices.Contains(unrecorded, t.Def.Name) {
+			ts[i].Handler = p.recorder(t.Def.Name, t.Handler)
+		}
+	}
+	return ts
+}
+
+func (p *pageTools) recorder(tool string, inner func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if isReplay(ctx) {
+			return inner(ctx, req)
+		}
+		principal := auth.Principal(ctx)
+		args := req.GetArguments()
+		a := sessions.Action{Tool: tool}
+		if s := p.sessions.Peek(principal); s != nil && tool != "open_session" {
+			a.URLBefore, a.Locator = p.lookBefore(s, args)
+		}
+		a.Started = time.Now()
+		res, err := inner(ctx, req)
+		if err != nil || res == nil || res.IsError {
+			return res, err
+		}
+		a.Took = time.Since(a.Started)
+		s := p.sessions.Peek(principal)
+		if s == nil {
+			return res, err
+		}
+		a.URLAfter, _ = s.CurrentURL()
+		a.Args = p.redactedArgs(principal, args)
+		s.Record(a)
+		return res, err
+	}
+}
+
+// lookBefore takes the page's address and, for a call with a locator, the
+// stable locator of the element it will act on, in one script call. A
+// locator that finds nothing yet (a url argument goes elsewhere first) is
+// recorded as the agent typed it.
+func (p *pageTools) lookBefore(s *sessions.Session, args map[string]any) (string, *browser.Locator) {
+	if _, goes := args["url"]; !goes {
+		if loc, err := locatorFrom(args, "locator"); err == nil && loc != nil {
+			if pref, u, err := s.Preferred(*loc); err == nil {
+				return u, &pref
+			}
+		}
+	}
+	u, _ := s.CurrentURL()
+	return u, nil
+}
+
+// redactedArgs is a copy of args with the caller's secret values taken
+// out: a value typed as text by mistake never reaches the history.
+func (p *pageTools) redactedArgs(principal string, args map[string]any) map[string]any {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil
+	}
+	var out map[string]any
+	_ = json.Unmarshal([]byte(p.secrets.Redact(principal, string(b))), &out)
+	return out
+}
+
+// recordingTools are start_recording and draft_flow.
+func (f *flowTools) recordingTools() []Tool {
+	return []Tool{
+		New("start_recording", "Start Recording", Upsert,
+			"Mark the start of a recording in your browser session: the page actions you make from here on (navigate, click, write, select, wait_for, assert …) are what draft_flow turns into a flow. "+
+				"Use it when a person says \"from here, record\". Without it draft_flow drafts from the whole recent history instead. "+
+				"Calling it again starts over; closing the session ends the history. Only calls that worked are kept, secrets by name only.",
+			f.startRecording,
+		),
+		New("draft_flow", "Draft Flow From History", ReadOnly,
+			"Turn what you just did in your browser session into a draft flow document: the recording since start_recording (or the recent history, or from/to action numbers). "+
+				"Looks (outline, screenshot), repeats and no-op navigations are dropped, each locator is the page's stable one for the element you acted on, waits go where pages changed, and typed values become parameters with their value as default (a secret stays a name). "+
+				"Nothing is saved: review the document, then call save_flow with it. It ends a running recording.",
+			f.draftFlow,
+			mcp.WithString("name", mcp.Description("the flow's name, e.g. add-user; default recorded-flow")),
+			mcp.WithNumber("from", mcp.Description("first action number to include (the draft lists them); default the recording's start")),
+			mcp.WithNumber("to", mcp.Description("last action number to include; default the latest")),
+		),
+	}
+}
+
+func (f *flowTools) session(ctx context.Context) (*sessions.Session, error) {
+	if f.sessions == nil {
+		return nil, refusal.New("This server keeps no browser history.", "Write the flow document by hand and save it with save_flow (shape: flow://schema).")
+	}
+	s := f.sessions.Peek(auth.Principal(ctx))
+	if s == nil {
+		return nil, refusal.New("You have no browser session, so there is nothing to record.", "Call open_session first, then start_recording, then do the task with the page tools.")
+	}
+	return s, nil
+}
+
+func (f *flowTools) startRecording(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s, err := f.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := s.StartRecording()
+	return mcp.NewToolResultText(fmt.Sprintf("Recording from action %d on. Do the task with the page tools; then call draft_flow to turn it into a flow document, and save_flow to keep it.", n)), nil
+}
+
+// Draft is draft_flow's structured result.
+type Draft struct {
+	Document flows.Flow `json:"document"`
+	From     int        `json:"from"`
+	To       int        `json:"to"`
+	Notes    []string   `json:"notes"`
+}
+
+func (f *flowTools) draftFlow(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s, err := f.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	name := req.GetString("name", "recorded-flow")
+	from, to := int(req.GetFloat("from", 0)), int(req.GetFloat("to", 0))
+	if from == 0 && to == 0 {
+		if r := s.Recording(); r != 0 {
+			from, _ = s.StopRecording()
+		} else if a, b := s.StopRecording(); a != 0 {
+			from, to = a, b
+		}
+	} else if s.Recording() != 0 {
+		s.StopRecording()
+	}
+	acts := s.History(from, to)
+	if len(acts) == 0 {
+		return nil, refusal.New("There are no recorded page actions in that range.",
+			"Do the task with the page tools first (only calls that worked are kept), or call draft_flow without from and to for the whole recent history.")
+	}
+	calls := make([]flows.Recorded, len(acts))
+	for i, a := range acts {
+		calls[i] = flows.Recorded{Tool: a.Tool, Args: a.Args, URLBefore: a.URLBefore, URLAfter: a.URLAfter}
+		if a.Locator != nil {
+			b, _ := json.Marshal(a.Locator)
+			_ = json.Unmarshal(b, &calls[i].Locator)
+		}
+	}
+	doc, notes := flows.Draft(name, calls)
+	if notes == nil {
+		notes = []string{}
+	}
+	d := Draft{Document: doc, From: acts[0].Seq, To: acts[len(acts)-1].Seq, Notes: notes}
+	if len(doc.Steps) == 0 {
+		return nil, refusal.New(fmt.Sprintf("Actions %d–%d only looked at pages (%s); a flow of them would do nothing.", d.From, d.To, strings.Join(notes, "; ")),
+			"Act on the page (navigate, click, write, select) and call draft_flow again.")
+	}
+	body, _ := json.MarshalIndent(doc, "", "  ")
+	text := fmt.Sprintf("A draft flow of %d steps from actions %d–%d (%s). Review it — rename parameters, add assert steps that prove success, mark values to return with \"return\" — then call save_flow with the document. Nothing is saved yet.\n%s",
+		len(doc.Steps), d.From, d.To, strings.Join(notes, "; "), body)
+	return mcp.NewToolResultStructured(d, text), nil
+}
