@@ -296,13 +296,10 @@ func (f *flowTools) inspect(ctx context.Context, _ string, args map[string]any) 
 	if f.sessions == nil {
 		return nil
 	}
-	needle := ""
-	if loc, err := locatorFrom(args, "locator"); err == nil && loc != nil {
-		needle = loc.Needle()
-	}
+	loc, _ := locatorFrom(args, "locator")
 	principal := auth.Principal(ctx)
 	var pc browser.PageControls
-	if err := f.sessions.Do(principal, func(s *sessions.Session) (err error) { pc, err = s.Similar(needle, 5); return err }); err != nil {
+	if err := f.sessions.Do(principal, func(s *sessions.Session) (err error) { pc, err = s.Similar(loc, 5); return err }); err != nil {
 		return nil
 	}
 	red := func(s string) string { return f.secrets.Redact(principal, s) }

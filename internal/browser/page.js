@@ -1321,10 +1321,13 @@ function ranges(ns) {
 
 // ---- operations called from Go ---------------------------------------------
 
-// similar ranks the visible controls by how like needle their name or
-// label is (closest), for a flow step that found nothing; with no needle
-// or no close name, the first controls of the page.
-function similar(needle, k) {
+// similar ranks the visible controls by how like the needle (what loc
+// looks for) their name or label is (closest); for a text locator the
+// page's texts are candidates too. With no needle or nothing close, the
+// first controls of the page.
+function similar(loc, k) {
+  loc = loc || {};
+  const needle = loc.text || loc.label || loc.name || loc.css || loc.xpath || '';
   const cands = [];
   for (const el of everything()) {
     if (!isControl(el) || !visible(el) || hiddenNow(el)) continue;
@@ -1332,12 +1335,18 @@ function similar(needle, k) {
     // closest keeps one candidate per locator string: the index makes
     // each control's its own.
     const i = cands.length;
-    cands.push({s: n, el, mk: () => ({el, text: '#' + i})});
+    cands.push({s: n, mk: () => ({el, text: '#' + i})});
+  }
+  if (loc.text) {
+    for (const t of pageTexts(document)) {
+      const i = cands.length;
+      cands.push({s: t, long: true, mk: w => ({show: w, text: '#' + i})});
+    }
   }
   const ctl = el => { const p = locatorFor(el); return {role: roleOf(el) || kindOf(el), name: clip(nameOf(el) || '', NAME_MAX), locator: locString(locObj(p.loc, p.nth))}; };
-  let picked = needle ? closest(needle, cands, k).map(x => x.loc.el) : [];
-  if (!picked.length) picked = cands.slice(0, k).map(c => c.el);
-  return {url: location.href, title: document.title, controls: picked.map(ctl)};
+  let picked = needle ? closest(needle, cands, k).map(x => x.loc.el ? ctl(x.loc.el) : {role: 'text', name: x.loc.show, locator: locString({text: x.loc.show})}) : [];
+  if (!picked.length) picked = cands.slice(0, k).filter(c => c.mk().el).map(c => ctl(c.mk().el));
+  return {url: location.href, title: document.title, controls: picked};
 }
 
 function fail(e) {
@@ -1498,7 +1507,7 @@ function run(op, a, el, o) {
     case 'similar':
       // A failed flow step (Session.Similar): the visible controls most
       // like what the step looked for, each with its outline locator.
-      return similar(a.needle || '', a.k || 5);
+      return similar(a.loc, a.k || 5);
     case 'generatedIds':
       // For tests: which of the ids the outline would refuse to offer.
       return a.ids.map(generatedId);

@@ -53,28 +53,23 @@ type PageControls struct {
 }
 
 // Similar returns the page's URL and title and the k visible controls
-// whose name or label is closest to needle (the text, label or name a
-// failed step looked for), or its first k controls when none is close.
-func (s *Session) Similar(needle string, k int) (PageControls, error) {
+// whose name or label is closest to what loc looks for (its text, label or
+// name; for a text locator the page's texts too), or the page's first k
+// controls when loc is nil or nothing is close.
+func (s *Session) Similar(loc *Locator, k int) (PageControls, error) {
 	op := "similar controls"
 	if err := s.begin(); err != nil {
 		return PageControls{}, fmt.Errorf("%s: %w", op, err)
 	}
 	defer s.mu.Unlock()
 	var r PageControls
-	if err := s.script("similar", map[string]any{"needle": needle, "k": k}, nil, &r); err != nil {
+	args := map[string]any{"k": k}
+	if loc != nil {
+		args["loc"] = loc
+	}
+	if err := s.script("similar", args, nil, &r); err != nil {
 		return PageControls{}, s.fail(op, err)
 	}
 	return r, nil
 }
 
-// Needle is the string a locator looks for, for Similar: its text, label
-// or name, else its css or xpath.
-func (l Locator) Needle() string {
-	for _, s := range []string{l.Text, l.Label, l.Name, l.CSS, l.XPath, l.Role} {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}

@@ -46,7 +46,7 @@ func TestPreferred(t *testing.T) {
 // the closest controls come back with locators that work.
 func TestSimilar(t *testing.T) {
 	s := open(t, "/login")
-	pc, err := s.Similar("Sign-on", 3)
+	pc, err := s.Similar(&Locator{Role: "button", Name: "Sign-on"}, 3)
 	assert.NilError(t, err)
 	assert.Check(t, is.Contains(pc.URL, "/login"))
 	assert.Assert(t, len(pc.Controls) > 0)
@@ -58,7 +58,11 @@ func TestSimilar(t *testing.T) {
 		assert.NilError(t, err)
 		assert.Check(t, is.Equal(n, 1), c.Locator)
 	}
-	pc, err = s.Similar("", 2)
+	pc, err = s.Similar(nil, 2)
 	assert.NilError(t, err)
 	assert.Check(t, is.Len(pc.Controls, 2))
+	pc, err = s.Similar(&Locator{Text: "Sign in to you account"}, 2)
+	assert.NilError(t, err)
+	assert.Assert(t, len(pc.Controls) > 0)
+	assert.Check(t, is.Equal(pc.Controls[0].Role, "text"), "%+v", pc.Controls)
 }

@@ -3,8 +3,10 @@ package flows
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -47,6 +49,7 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 	var lastJSON string
 	base := ""
 	used := map[string]bool{}
+	var names []any // each kept step's locator as the agent typed it
 	for i := range calls {
 		c := calls[i]
 		tool, args := c.Tool, cloneArgs(c.Args)
@@ -66,6 +69,7 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 			dropped["navigate to the page already shown"]++
 			continue
 		}
+		named := args["locator"] // the agent's own words name a parameter best
 		if hasLoc && c.Locator != nil {
 			args["locator"] = c.Locator
 		}
@@ -78,16 +82,23 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		if n := len(f.Steps); n > 0 && tool == "write" && f.Steps[n-1].Tool == "write" && !isTrue(args["append"]) &&
 			canonical(f.Steps[n-1].Args["locator"]) == canonical(args["locator"]) && !isTrue(f.Steps[n-1].Args["submit"]) {
 			f.Steps = f.Steps[:n-1]
+			names = names[:n-1]
 			dropped["write typed over"]++
 		}
 		// Where the page had just changed the agent looked before acting;
 		// the replay waits for the element instead.
-		if hasLoc && prev != nil && pageChanged(*prev, c) && tool != "wait_for" {
+		if hasLoc && prev != nil && settling(*prev, c) && tool != "wait_for" {
 			if n := len(f.Steps); n == 0 || f.Steps[n-1].Tool != "wait_for" {
 				f.Steps = append(f.Steps, Step{Tool: "wait_for", Args: map[string]any{"locator": args["locator"]}})
+				names = append(names, nil)
 			}
 		}
 		st := Step{Tool: tool, Args: args}
+		if hasLoc {
+			names = append(names, named)
+		} else {
+			names = append(names, nil)
+		}
 		if tool == "read_text" {
 			st.Return = true
 		}
@@ -113,7 +124,8 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 			}
 		}
 	}
-	for _, st := range f.Steps {
+	byValue := map[string]string{}
+	for i, st := range f.Steps {
 		var arg string
 		switch st.Tool {
 		case "write":
@@ -127,7 +139,18 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		if !ok || v == "" {
 			continue
 		}
-		p := Param{Name: paramName(st.Args["locator"], used), Default: v}
+		// The same value typed twice (a name, then chosen in a select) is
+		// one parameter.
+		if n, ok := byValue[v]; ok {
+			st.Args[arg] = "{{" + n + "}}"
+			continue
+		}
+		nameFrom := names[i]
+		if nameFrom == nil {
+			nameFrom = st.Args["locator"]
+		}
+		p := Param{Name: paramName(nameFrom, st.Args["locator"], used), Default: v}
+		byValue[v] = p.Name
 		switch {
 		case integerRE.MatchString(v):
 			p.Type, p.Default = TypeInteger, mustNumber(v)
@@ -137,8 +160,28 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		f.Parameters = append(f.Parameters, p)
 		st.Args[arg] = "{{" + p.Name + "}}"
 	}
-	for what, n := range dropped {
-		notes = append(notes, fmt.Sprintf("dropped %d × %s", n, what))
+	// A value typed earlier that a later locator or check names (the
+	// confirmation "The book “Kindred” was added") follows its parameter.
+	for _, p := range f.Parameters {
+		v, ok := p.Default.(string)
+		if !ok || p.Name == "base_url" || len([]rune(v)) < 3 {
+			continue
+		}
+		re := regexp.MustCompile(`(^|[^\p{L}\p{N}])` + regexp.QuoteMeta(v) + `($|[^\p{L}\p{N}])`)
+		repl := "${1}{{" + p.Name + "}}${2}"
+		for _, st := range f.Steps {
+			if loc, ok := st.Args["locator"].(map[string]any); ok {
+				replaceIn(loc, re, repl)
+			}
+			if st.Tool == "assert" || st.Tool == "wait_for" {
+				if t, ok := st.Args["text"].(string); ok {
+					st.Args["text"] = re.ReplaceAllString(t, repl)
+				}
+			}
+		}
+	}
+	for _, what := range slices.Sorted(maps.Keys(dropped)) {
+		notes = append(notes, fmt.Sprintf("dropped %d × %s", dropped[what], what))
 	}
 	if len(f.Parameters) > 0 {
 		var ps []string
@@ -164,25 +207,29 @@ func mustNumber(s string) float64 {
 
 var (
 	nonWord   = regexp.MustCompile(`[^a-z0-9]+`)
-	cssNameRE = regexp.MustCompile(`name="?([A-Za-z0-9_-]+)`)
+	// A field's name or test id, or an id: #id_title gives title.
+	cssNameRE = regexp.MustCompile(`(?:name|data-testid|data-test|data-qa)=["']?([A-Za-z0-9_-]+)|^#([A-Za-z][A-Za-z0-9_-]*)$`)
 )
 
-// paramName names a parameter after the field it fills: its label, name
-// or text, else "value"; a taken name gets _2, _3 ….
-func paramName(loc any, used map[string]bool) string {
+// paramName names a parameter after the field it fills: the label, name
+// or text of the locator the agent typed, else the field name or id of
+// the stable one, else "value"; a taken name gets _2, _3 ….
+func paramName(typed, stable any, used map[string]bool) string {
 	n := ""
-	if m, ok := loc.(map[string]any); ok {
+	for _, loc := range []any{typed, stable} {
+		m, ok := loc.(map[string]any)
+		if !ok || n != "" {
+			continue
+		}
 		for _, k := range []string{"label", "name", "text"} {
 			if s, ok := m[k].(string); ok && s != "" {
 				n = s
 				break
 			}
 		}
-		if n == "" {
-			if css, ok := m["css"].(string); ok {
-				if mm := cssNameRE.FindStringSubmatch(css); mm != nil {
-					n = mm[1]
-				}
+		if css, ok := m["css"].(string); ok && n == "" {
+			if mm := cssNameRE.FindStringSubmatch(css); mm != nil {
+				n = strings.TrimPrefix(mm[1]+mm[2], "id_")
 			}
 		}
 	}
@@ -202,6 +249,16 @@ func paramName(loc any, used map[string]bool) string {
 	}
 	used[name] = true
 	return name
+}
+
+// settling says the page had changed under the agent before c: the
+// previous call (not a navigate, which returns once the page loaded)
+// moved it, or it moved by itself between the calls.
+func settling(prev, c Recorded) bool {
+	if prev.Tool == "navigate" || prev.Tool == "open_session" {
+		return prev.URLAfter != "" && c.URLBefore != "" && !sameAddress(prev.URLAfter, c.URLBefore)
+	}
+	return pageChanged(prev, c)
 }
 
 // pageChanged says the page moved between two calls or because of the
@@ -227,6 +284,18 @@ func origin(u string) string {
 		return ""
 	}
 	return p.Scheme + "://" + p.Host
+}
+
+// replaceIn rewrites a locator's text, label and name, and its within's.
+func replaceIn(loc map[string]any, re *regexp.Regexp, repl string) {
+	for _, k := range []string{"text", "label", "name"} {
+		if s, ok := loc[k].(string); ok {
+			loc[k] = re.ReplaceAllString(s, repl)
+		}
+	}
+	if w, ok := loc["within"].(map[string]any); ok {
+		replaceIn(w, re, repl)
+	}
 }
 
 func isTrue(v any) bool { b, _ := v.(bool); return b }
