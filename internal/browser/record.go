@@ -72,4 +72,3 @@ func (s *Session) Similar(loc *Locator, k int) (PageControls, error) {
 	}
 	return r, nil
 }
-

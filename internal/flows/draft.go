@@ -206,7 +206,7 @@ func mustNumber(s string) float64 {
 }
 
 var (
-	nonWord   = regexp.MustCompile(`[^a-z0-9]+`)
+	nonWord = regexp.MustCompile(`[^a-z0-9]+`)
 	// A field's name or test id, or an id: #id_title gives title.
 	cssNameRE = regexp.MustCompile(`(?:name|data-testid|data-test|data-qa)=["']?([A-Za-z0-9_-]+)|^#([A-Za-z][A-Za-z0-9_-]*)$`)
 )
