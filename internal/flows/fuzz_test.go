@@ -18,6 +18,7 @@ var fuzzDocs = []string{
 	`{"name":"x","steps":[{"tool":"outline","args":{"\u0000":"{{_}}"}}],"parameters":[{"name":"_"}]}`,
 	`{"name":"x","Name":"../y","steps":[{"tool":"outline"}]}`,
 	` {"steps":[{"tool":"click","args":{}}],"name":"0"} `,
+	`{"name":"typed","timeLimit":0.5,"parameters":[{"name":"q","type":"integer","default":3},{"name":"e","type":"enum","values":["a","b"],"default":"b"}],"steps":[{"tool":"read_text","return":true,"id":"r"},{"tool":"write","args":{"text":"{{q}}{{e}}"},"return":"w"}]}`,
 }
 
 // FuzzParse reads any document as save_flow does: nothing panics, a
