@@ -86,9 +86,10 @@ func (f *flowTools) flowTools() []Tool {
 		New("save_flow", "Save Flow", Upsert,
 			"Save a flow: the page-tool calls that just worked, as a document of name, description, parameters and steps (the shape is flow://schema), so run_flow can replay it without you. "+
 				"Saving a name you already have replaces it. Use {{param}} in step arguments for values that change between runs, and secret in write steps for passwords, never the value. "+
-				"A document that does not fit the schema is refused with the JSON path of each problem. shared: true lets every caller run it.",
+				"A document that does not fit the schema, or a parameter that does not fit where a step uses it, is refused with the JSON path of each problem. shared: true lets every caller run it; an operator's library: true publishes it read-only to all.",
 			f.save,
 			mcp.WithObject("document", mcp.Required(), mcp.Description("the flow document, e.g. {\"name\": \"login\", \"parameters\": [...], \"steps\": [{\"tool\": \"navigate\", \"args\": {\"url\": \"{{base_url}}/login\"}}]}")),
+			mcp.WithBoolean("library", mcp.Description("operators only: publish to the shared library, which every caller can run and none can change")),
 		),
 		New("run_flow", "Run Flow", Create.OnPage(),
 			"Replay a saved flow in your browser session, step by step, on the server: no model round trip per step. "+
@@ -106,6 +107,7 @@ func (f *flowTools) flowTools() []Tool {
 				"Deleting cannot be undone, but a flow is only a document: save_flow with the same document brings it back.",
 			f.delete,
 			mcp.WithString("name", mcp.Required(), mcp.Description("the flow's name")),
+			mcp.WithBoolean("library", mcp.Description("operators only: delete the library's flow of that name")),
 		),
 	}
 }
@@ -147,13 +149,27 @@ func (f *flowTools) save(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 	if err := flows.CheckTypes(flow, f.argTypes); err != nil {
 		return nil, err
 	}
-	created, err := f.store.Save(principal, flow)
+	var created bool
+	switch {
+	case req.GetBool("library", false):
+		if !auth.IsOperator(ctx) {
+			return nil, refusal.New("Only an operator can publish to the flow library.", "Save it as your own with save_flow without library, and shared: true to let every caller run it.")
+		}
+		created, err = f.store.Publish(flow)
+	case f.store.InLibrary(flow.Name) && !auth.IsOperator(ctx):
+		return nil, &flows.LibraryError{Name: flow.Name}
+	default:
+		created, err = f.store.Save(principal, flow)
+	}
 	if err != nil {
 		return nil, err
 	}
 	verb := "Updated"
 	if created {
 		verb = "Saved"
+	}
+	if req.GetBool("library", false) {
+		verb += " in the library"
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("%s the flow %s (%d steps) at %s. Run it with run_flow name=%q.", verb, flow.Name, len(flow.Steps), flows.URI(flow.Name), flow.Name)), nil
 }
@@ -162,6 +178,15 @@ func (f *flowTools) delete(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	name, err := req.RequireString("name")
 	if err != nil {
 		return nil, missing("name", "a flow name from flow://flows")
+	}
+	if req.GetBool("library", false) {
+		if !auth.IsOperator(ctx) {
+			return nil, &flows.LibraryError{Name: name}
+		}
+		if err := f.store.Unpublish(name); err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(fmt.Sprintf("Deleted the flow %s from the library.", name)), nil
 	}
 	if err := f.store.Delete(auth.Principal(ctx), name); err != nil {
 		return nil, err

@@ -78,6 +78,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		NoScripts:      os.Getenv("FLOW_NO_SCRIPTS") == "1",
 		Tokens:         tokens,
 		DataDir:        os.Getenv("FLOW_DATA_DIR"),
+		FlowLibraryDir: os.Getenv("FLOW_LIBRARY_DIR"),
 		SeleniumURL:    os.Getenv("SELENIUM_URL"),
 		IdleTimeout:    idle,
 		Secrets:        secrets.FromEnviron(os.Environ()),

@@ -90,7 +90,9 @@ type Summary struct {
 	Parameters  []ParamBrief `json:"parameters"`
 	Steps       int          `json:"steps"`
 	Shared      bool         `json:"shared"`
-	Owner       string       `json:"owner"`
+	// Library marks a flow of the read-only library (library.go).
+	Library bool   `json:"library"`
+	Owner   string `json:"owner"`
 }
 
 // ParamBrief is a parameter as the flow list shows it.
@@ -110,12 +112,13 @@ type Store struct {
 	// schema compiles flow://schema on first use: compiling checks it
 	// against the JSON Schema metaschema, a few milliseconds a stdio
 	// client would otherwise wait for at every start.
-	schema func() (*jsonschema.Schema, error)
-	mu     sync.RWMutex
+	schema  func() (*jsonschema.Schema, error)
+	library string // the read-only shelf's folder (library.go); "" for none
+	mu      sync.RWMutex
 }
 
 // Open returns the store rooted at root; schema is the flow://schema document.
-func Open(root string, schema []byte) (*Store, error) {
+func Open(root string, schema []byte, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("flows: the data folder cannot hold flows: %w", errors.Unwrap(err))
 	}
@@ -123,7 +126,7 @@ func Open(root string, schema []byte) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("flows: the flow schema is not JSON: %w", err)
 	}
-	return &Store{root: root, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
+	s := &Store{root: root, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
 		c := jsonschema.NewCompiler()
 		if err := c.AddResource("flow://schema", doc); err != nil {
 			return nil, fmt.Errorf("flows: %w", err)
@@ -133,7 +136,11 @@ func Open(root string, schema []byte) (*Store, error) {
 			return nil, fmt.Errorf("flows: the flow schema does not compile: %w", err)
 		}
 		return sch, nil
-	})}, nil
+	})}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
 }
 
 // InvalidError is a flow document refused by the schema or by the checks
@@ -313,6 +320,11 @@ func (s *Store) Get(principal, name string) (Flow, string, error) {
 	if f, err := s.read(principal, name); err == nil {
 		return f, principal, nil
 	}
+	if f, err := s.readLibrary(name); err == nil {
+		return f, LibraryOwner, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return Flow{}, "", err
+	}
 	for _, owner := range s.owners() {
 		if owner == principal {
 			continue
@@ -380,6 +392,14 @@ func (s *Store) List(principal string) []Summary {
 		out = append(out, summarize(f, principal))
 		seen[f.Name] = true
 	}
+	for _, f := range s.libraryFlows() {
+		if !seen[f.Name] {
+			sm := summarize(f, LibraryOwner)
+			sm.Library = true
+			out = append(out, sm)
+			seen[f.Name] = true
+		}
+	}
 	for _, owner := range s.owners() {
 		if owner == principal {
 			continue
@@ -405,6 +425,11 @@ func (s *Store) namesLocked(principal string) []string {
 	var out []string
 	for _, f := range s.own(principal) {
 		out = append(out, f.Name)
+	}
+	for _, f := range s.libraryFlows() {
+		if !slices.Contains(out, f.Name) {
+			out = append(out, f.Name)
+		}
 	}
 	for _, owner := range s.owners() {
 		if owner == principal {
@@ -442,6 +467,9 @@ func (s *Store) Delete(principal, name string) error {
 			return fmt.Errorf("cannot delete the flow: %w", errors.Unwrap(err))
 		}
 		return nil
+	}
+	if _, err := s.readLibrary(name); err == nil {
+		return &LibraryError{Name: name}
 	}
 	for _, owner := range s.owners() {
 		if owner == principal {
