@@ -68,6 +68,13 @@ func (p *pageTools) recorder(tool string, inner func(context.Context, mcp.CallTo
 		}
 		a.URLAfter, _ = s.CurrentURL()
 		a.Args = p.redactedArgs(principal, args)
+		if a.Locator != nil {
+			// The page's own locator names what the page shows, which may
+			// be a secret the caller typed: then the typed one is kept.
+			if b, _ := json.Marshal(a.Locator); p.secrets.Contains(principal, string(b)) {
+				a.Locator = nil
+			}
+		}
 		s.Record(a)
 		return res, err
 	}
