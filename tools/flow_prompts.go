@@ -32,7 +32,7 @@ func (p *FlowPrompts) Prompts() []server.ServerPrompt {
 		{
 			Prompt: mcp.NewPrompt("record_flow",
 				mcp.WithPromptTitle("Record a Flow"),
-				mcp.WithPromptDescription("Record what you do in the browser from here on and turn it into a saved flow: start_recording, the task, draft_flow, review, save_flow."),
+				mcp.WithPromptDescription("Record what you do in the browser from here on and turn it into a saved flow: start_recording, the task, stop_recording, draft_flow, review, save_flow."),
 				mcp.WithArgument("goal", mcp.RequiredArgument(), mcp.ArgumentDescription("what the flow should do, e.g. add a customer and read back its number")),
 				mcp.WithArgument("name", mcp.ArgumentDescription("the flow's name, e.g. add-customer")),
 			),
@@ -82,7 +82,7 @@ func (p *FlowPrompts) recordFlow(_ context.Context, req mcp.GetPromptRequest) (*
 
 1. Call open_session (with url) if no session is open, then start_recording.
 2. Carry out the goal once with navigate, click, write, select, press_key and wait_for, copying locators from outline. Type passwords with write and a secret's name instead of text; secret://secrets lists the names. Check what matters with assert. Mistakes are fine: a field typed over and repeated calls are dropped from the draft.
-3. Call draft_flow with name=%q. It returns a document: looks dropped, each locator the page's stable one, waits where pages changed, typed values proposed as parameters with their value as default (a secret stays a name).
+3. Call stop_recording, then draft_flow with name=%q. It returns a document: looks dropped, each locator the page's stable one, waits where pages changed, typed values proposed as parameters with their value as default (a secret stays a name).
 4. Review it: give parameters clear names and types (string, number, integer, boolean, enum with values, secret), make a value that must change between runs required, add "return": "name" to a read_text step whose text the caller needs, and keep an assert that proves success.
 5. Call save_flow with the document, then run_flow once with other values to confirm it replays (flow://schema is the full shape).`, goal, name))
 	r.Description = "Record a flow for: " + goal

@@ -710,7 +710,7 @@ func TestFlowPrompts(t *testing.T) {
 	assert.Check(t, err != nil, "build_flow without a goal")
 
 	record := promptText(t, c, "record_flow", map[string]string{"goal": "add a customer", "name": "add-customer"})
-	for _, want := range []string{"add a customer", "start_recording", `draft_flow with name="add-customer"`, "save_flow", "run_flow", "secret", "return"} {
+	for _, want := range []string{"add a customer", "start_recording", "stop_recording", `draft_flow with name="add-customer"`, "save_flow", "run_flow", "secret", "return"} {
 		assert.Check(t, is.Contains(record, want))
 	}
 	_, err = c.GetPrompt(servertest.Context(t), promptRequest("record_flow", map[string]string{}))

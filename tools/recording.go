@@ -108,22 +108,28 @@ func (p *pageTools) redactedArgs(principal string, args map[string]any) map[stri
 	return out
 }
 
-// recordingTools are start_recording and draft_flow.
+// recordingTools are start_recording, stop_recording and draft_flow.
 func (f *flowTools) recordingTools() []Tool {
 	return []Tool{
 		New("start_recording", "Start Recording", Upsert,
 			"Mark the start of a recording in your browser session: the page actions you make from here on (navigate, click, write, select, wait_for, assert …) are what draft_flow turns into a flow. "+
 				"Use it when a person says \"from here, record\". Without it draft_flow drafts from the whole recent history instead. "+
-				"Calling it again starts over; closing the session ends the history. Only calls that worked are kept, secrets by name only.",
+				"Calling it again starts over; stop_recording ends it; closing the session ends the history. Only calls that worked are kept, secrets by name only.",
 			f.startRecording,
+		),
+		New("stop_recording", "Stop Recording", Upsert,
+			"End the recording start_recording began, so that what you do next (checking the result, cleaning up) stays out of the flow; draft_flow then drafts the stopped recording. "+
+				"It says which actions the recording holds. Stopping when none runs changes nothing and names the last recording, if any. "+
+				"Your actions are still kept in the session's recent history, which draft_flow can draft from with from and to.",
+			f.stopRecording,
 		),
 		New("draft_flow", "Draft Flow From History", ReadOnly,
 			"Turn what you just did in your browser session into a draft flow document: the recording since start_recording (or the recent history, or from/to action numbers). "+
 				"Looks (outline, screenshot), repeats and no-op navigations are dropped, each locator is the page's stable one for the element you acted on, waits go where pages changed, and typed values become parameters with their value as default (a secret stays a name). "+
-				"Nothing is saved: review the document, then call save_flow with it. It ends a running recording.",
+				"Nothing is saved: review the document, then call save_flow with it.",
 			f.draftFlow,
 			mcp.WithString("name", mcp.Description("the flow's name, e.g. add-user; default recorded-flow")),
-			mcp.WithNumber("from", mcp.Description("first action number to include (the draft lists them); default the recording's start")),
+			mcp.WithNumber("from", mcp.Description("first action number to include (drafts and stop_recording name them); default the recording's start")),
 			mcp.WithNumber("to", mcp.Description("last action number to include; default the latest")),
 		),
 	}
@@ -149,6 +155,24 @@ func (f *flowTools) startRecording(ctx context.Context, _ mcp.CallToolRequest) (
 	return mcp.NewToolResultText(fmt.Sprintf("Recording from action %d on. Do the task with the page tools; then call draft_flow to turn it into a flow document, and save_flow to keep it.", n)), nil
 }
 
+func (f *flowTools) stopRecording(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s, err := f.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	running := s.Recording() != 0
+	from, to := s.StopRecording()
+	switch {
+	case from == 0:
+		return mcp.NewToolResultText("No recording was running, and none was made in this session. Call start_recording first, or draft_flow with from and to to draft from the recent history."), nil
+	case !running:
+		return mcp.NewToolResultText(fmt.Sprintf("No recording was running; the last one holds actions %d–%d. Call draft_flow to turn it into a flow document.", from, to)), nil
+	case to < from:
+		return mcp.NewToolResultText("Stopped the recording; it holds no actions that worked. Call start_recording and do the task again."), nil
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("Stopped the recording: actions %d–%d. Call draft_flow to turn them into a flow document.", from, to)), nil
+}
+
 // Draft is draft_flow's structured result.
 type Draft struct {
 	Document flows.Flow `json:"document"`
@@ -165,13 +189,12 @@ func (f *flowTools) draftFlow(ctx context.Context, req mcp.CallToolRequest) (*mc
 	name := req.GetString("name", "recorded-flow")
 	from, to := int(req.GetFloat("from", 0)), int(req.GetFloat("to", 0))
 	if from == 0 && to == 0 {
+		// The running recording, else the last one stopped, else all.
 		if r := s.Recording(); r != 0 {
-			from, _ = s.StopRecording()
-		} else if a, b := s.StopRecording(); a != 0 {
-			from, to = a, b
+			from = r
+		} else {
+			from, to = s.LastRecording()
 		}
-	} else if s.Recording() != 0 {
-		s.StopRecording()
 	}
 	acts := s.History(from, to)
 	if len(acts) == 0 {

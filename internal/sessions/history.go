@@ -91,6 +91,15 @@ func (s *Session) StopRecording() (from, to int) {
 	return h.stopped[0], h.stopped[1]
 }
 
+// LastRecording returns the range of the last recording stopped; zero
+// when none was.
+func (s *Session) LastRecording() (from, to int) {
+	h := &s.history
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.stopped[0], h.stopped[1]
+}
+
 // Recording returns the first Seq of the running recording, or 0.
 func (s *Session) Recording() int {
 	h := &s.history

@@ -37,4 +37,7 @@ func TestHistoryBoundedAndRanged(t *testing.T) {
 	assert.Check(t, is.Equal(from2, from), "the last recording stays")
 	assert.Check(t, is.Equal(to2, to))
 	assert.Check(t, is.Len(s.History(from, to), 2))
+	last1, last2 := s.LastRecording()
+	assert.Check(t, is.Equal(last1, from))
+	assert.Check(t, is.Equal(last2, to))
 }
