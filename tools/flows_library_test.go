@@ -64,6 +64,14 @@ func TestFlowLibrary(t *testing.T) {
 	servertest.CallRefused(t, bob, "delete_flow", map[string]any{"name": "article-title", "library": true}, "only an operator can change")
 	assert.Check(t, is.Contains(readOK(t, bob, "flow://flows/article-title"), "Read the article's heading."), "bob changed the library flow")
 
+	// Histories are each principal's own: ops's recorded navigation is in
+	// ops's draft and not in bob's.
+	flowOK(t, ops, "open_session", nil)
+	flowOK(t, ops, "start_recording", nil)
+	flowOK(t, ops, "navigate", map[string]any{"url": base + "/controls"})
+	assert.Check(t, is.Contains(flowOK(t, ops, "draft_flow", nil), "/controls"))
+	servertest.CallRefused(t, bob, "draft_flow", map[string]any{"from": 1}, "hold nothing a flow can replay")
+
 	flowOK(t, ops, "delete_flow", map[string]any{"name": "copied", "library": true})
 	assert.Check(t, is.Len(flowList(t, readOK(t, bob, "flow://flows")), 1))
 }

@@ -215,7 +215,11 @@ func (f *flowTools) draftFlow(ctx context.Context, req mcp.CallToolRequest) (*mc
 	}
 	d := Draft{Document: doc, From: acts[0].Seq, To: acts[len(acts)-1].Seq, Notes: notes}
 	if len(doc.Steps) == 0 {
-		return nil, refusal.New(fmt.Sprintf("Actions %d–%d only looked at pages (%s); a flow of them would do nothing.", d.From, d.To, strings.Join(notes, "; ")),
+		why := ""
+		if len(notes) > 0 {
+			why = " (" + strings.Join(notes, "; ") + ")"
+		}
+		return nil, refusal.New(fmt.Sprintf("Actions %d–%d hold nothing a flow can replay%s: a flow of them would do nothing.", d.From, d.To, why),
 			"Act on the page (navigate, click, write, select) and call draft_flow again.")
 	}
 	body, _ := json.MarshalIndent(doc, "", "  ")
