@@ -89,7 +89,9 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		// the replay waits for the element instead.
 		if hasLoc && prev != nil && settling(*prev, c) && tool != "wait_for" {
 			if n := len(f.Steps); n == 0 || f.Steps[n-1].Tool != "wait_for" {
-				f.Steps = append(f.Steps, Step{Tool: "wait_for", Args: map[string]any{"locator": args["locator"]}})
+				// A copy: the locator is rewritten per step below.
+				wait := cloneArgs(map[string]any{"locator": args["locator"]})
+				f.Steps = append(f.Steps, Step{Tool: "wait_for", Args: wait})
 				names = append(names, nil)
 			}
 		}
@@ -167,7 +169,8 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		if !ok || p.Name == "base_url" || len([]rune(v)) < 3 {
 			continue
 		}
-		re := regexp.MustCompile(`(^|[^\p{L}\p{N}])` + regexp.QuoteMeta(v) + `($|[^\p{L}\p{N}])`)
+		// Whole words only, and never inside a placeholder already there.
+		re := regexp.MustCompile(`(^|[^\p{L}\p{N}{])` + regexp.QuoteMeta(v) + `($|[^\p{L}\p{N}}])`)
 		repl := "${1}{{" + p.Name + "}}${2}"
 		for _, st := range f.Steps {
 			if loc, ok := st.Args["locator"].(map[string]any); ok {

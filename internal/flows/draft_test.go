@@ -60,3 +60,24 @@ func TestDraft(t *testing.T) {
 	assert.NilError(t, err)
 	assert.NilError(t, CheckTypes(parsed, toolTypes))
 }
+
+// TestDraftValueNamedLikeItsParameter: a value that reads like its own
+// parameter's name ("name" typed into Name) is not replaced again inside
+// the placeholder, and a wait's locator is its own copy.
+func TestDraftValueNamedLikeItsParameter(t *testing.T) {
+	const site = "http://127.0.0.1:8000"
+	f, _ := Draft("x", []Recorded{
+		{Tool: "navigate", Args: map[string]any{"url": site + "/a"}, URLBefore: site + "/", URLAfter: site + "/a"},
+		{Tool: "write", Args: map[string]any{"locator": map[string]any{"label": "Name"}, "text": "name"}, URLBefore: site + "/a", URLAfter: site + "/a"},
+		{Tool: "click", Args: map[string]any{"locator": map[string]any{"role": "button", "name": "Save"}}, URLBefore: site + "/a", URLAfter: site + "/b"},
+		{Tool: "click", Args: map[string]any{"locator": map[string]any{"role": "link", "name": "name"}}, URLBefore: site + "/b", URLAfter: site + "/b"},
+	})
+	var tools []string
+	for _, st := range f.Steps {
+		tools = append(tools, st.Tool)
+	}
+	assert.Check(t, is.DeepEqual(tools, []string{"navigate", "write", "click", "wait_for", "click"}))
+	assert.Check(t, is.Equal(f.Steps[1].Args["text"], "{{name}}"))
+	assert.Check(t, is.DeepEqual(f.Steps[3].Args["locator"], map[string]any{"role": "link", "name": "{{name}}"}))
+	assert.Check(t, is.DeepEqual(f.Steps[4].Args["locator"], map[string]any{"role": "link", "name": "{{name}}"}))
+}
