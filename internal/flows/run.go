@@ -101,7 +101,11 @@ type StepReport struct {
 	Page *PageState `json:"page,omitempty"`
 }
 
-// Report is the outcome of a run.
+// Report is the outcome of a run: run_flow's structuredContent on success
+// and the JSON after the first line of its isError text on failure, so any
+// surface built on run_flow (an HTTP run endpoint) hands on the same
+// document. Every field is plain JSON: values hold what steps marked
+// return gave (strings, numbers, lists), keyed as the flow says.
 type Report struct {
 	Flow   string       `json:"flow"`
 	OK     bool         `json:"ok"`
