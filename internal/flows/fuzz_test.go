@@ -40,7 +40,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		// The type check save_flow makes next reads any accepted flow.
-		if err := CheckTypes(fl, func(tool, arg string) string { return map[string]string{"timeout": "number", "text": "string", "append": "boolean"}[arg] }); err != nil {
+		if err := CheckTypes(fl, func(tool, arg string) string {
+			return map[string]string{"timeout": "number", "text": "string", "append": "boolean"}[arg]
+		}); err != nil {
 			if _, ok := err.(*InvalidError); !ok {
 				t.Fatalf("CheckTypes(%q) refuses with a %T, not an *InvalidError: %v", doc, err, err)
 			}
