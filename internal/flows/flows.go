@@ -100,6 +100,8 @@ type ParamBrief struct {
 	Name     string `json:"name"`
 	Type     string `json:"type"`
 	Required bool   `json:"required,omitempty"`
+	// Values are an enum's allowed values.
+	Values []string `json:"values,omitempty"`
 }
 
 // URI is a flow's resource URI.
@@ -452,7 +454,7 @@ func summarize(f Flow, owner string) Summary {
 		if t == "" {
 			t = "string"
 		}
-		sm.Parameters = append(sm.Parameters, ParamBrief{Name: p.Name, Type: t, Required: p.Required})
+		sm.Parameters = append(sm.Parameters, ParamBrief{Name: p.Name, Type: t, Required: p.Required, Values: p.Values})
 	}
 	return sm
 }
