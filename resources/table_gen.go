@@ -311,7 +311,7 @@ var generatedEntries = []Entry{
 		URI:         "flow://flows",
 		Name:        "flow-flows",
 		Title:       "Your Saved Flows",
-		Description: "The flows you can run with run_flow: your own and those shared with every caller, each with its description, parameters, step count and flow://flows/{name} URI.",
+		Description: "The flows you can run with run_flow: your own, those shared with every caller and the read-only library an operator publishes (library: true), each with its description, typed parameters, step count and flow://flows/{name} URI.",
 		MIMEType:    "application/json",
 		Priority:    0.7,
 		Kind:        Runtime,
