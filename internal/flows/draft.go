@@ -127,6 +127,7 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		}
 	}
 	byValue := map[string]string{}
+	literal := 0
 	for i, st := range f.Steps {
 		var arg string
 		switch st.Tool {
@@ -145,6 +146,10 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 		// one parameter.
 		if n, ok := byValue[v]; ok {
 			st.Args[arg] = "{{" + n + "}}"
+			continue
+		}
+		if len(f.Parameters) == maxParams {
+			literal++
 			continue
 		}
 		nameFrom := names[i]
@@ -186,6 +191,12 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 	for _, what := range slices.Sorted(maps.Keys(dropped)) {
 		notes = append(notes, fmt.Sprintf("dropped %d × %s", dropped[what], what))
 	}
+	if literal > 0 {
+		notes = append(notes, fmt.Sprintf("kept %d more typed values as they are: a flow takes at most %d parameters", literal, maxParams))
+	}
+	if len(f.Steps) > maxSteps {
+		notes = append(notes, fmt.Sprintf("%d steps, more than the %d a flow takes: draft a shorter range with from and to", len(f.Steps), maxSteps))
+	}
 	if len(f.Parameters) > 0 {
 		var ps []string
 		for _, p := range f.Parameters {
@@ -196,11 +207,18 @@ func Draft(name string, calls []Recorded) (Flow, []string) {
 	return f, notes
 }
 
+// The most parameters and steps flow://schema lets a flow have.
+const (
+	maxParams = 32
+	maxSteps  = 200
+)
+
 // A whole number without a leading zero (a postcode "01234" stays text)
-// and a plain decimal: values that read as numbers.
+// and a plain decimal: values that read as numbers and type back the same.
 var (
 	integerRE = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,14})$`)
-	decimalRE = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,6}$`)
+	// No trailing zero: "2.50" typed back as 2.5 would not be what was typed.
+	decimalRE = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,14})\.[0-9]{0,5}[1-9]$`)
 )
 
 func mustNumber(s string) float64 {

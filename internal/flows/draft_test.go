@@ -51,6 +51,10 @@ func TestDraft(t *testing.T) {
 	assert.Check(t, is.DeepEqual(params["code"], Param{Name: "code", Type: TypeInteger, Default: 123456.0}))
 	assert.Check(t, is.DeepEqual(params["qty"], Param{Name: "qty", Type: TypeNumber, Default: 2.5}))
 	assert.Check(t, is.Len(f.Parameters, 4), "no parameter for the secret")
+	for v, want := range map[string]string{"2.50": TypeString, "007": TypeString, "-3": TypeInteger, "0.125": TypeNumber, "1e5": TypeString} {
+		g, _ := Draft("n", []Recorded{{Tool: "write", Args: map[string]any{"locator": map[string]any{"label": "N"}, "text": v}}})
+		assert.Check(t, is.Equal(typeOf(g.Parameters[0]), want), v)
+	}
 	assert.Check(t, is.Contains(strings.Join(notes, "; "), "dropped 1 × navigate to the page already shown"))
 	assert.Check(t, is.Contains(strings.Join(notes, "; "), "dropped 1 × repeated assert"))
 
