@@ -278,19 +278,25 @@ func (s *Store) file(principal, name string) string {
 // Save stores a valid flow as the principal's, replacing one of the same
 // name. It reports whether the flow is new.
 func (s *Store) Save(principal string, f Flow) (created bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return writeFlow(s.dir(principal), f)
+}
+
+// writeFlow writes f into dir as name.json, atomically, and reports
+// whether it is new. The caller holds the write lock. The errors name no
+// path: the caller must not learn where the server keeps its data.
+func writeFlow(dir string, f Flow) (created bool, err error) {
 	body, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return false, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := os.MkdirAll(s.dir(principal), 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return false, fmt.Errorf("cannot store flows: %w", errors.Unwrap(err))
 	}
-	_, statErr := os.Stat(s.file(principal, f.Name))
-	// The error names no path: the caller must not learn where the server
-	// keeps its data.
-	if err := atomicfile.Write(s.file(principal, f.Name), append(body, '\n'), 0o600); err != nil {
+	file := filepath.Join(dir, f.Name+".json")
+	_, statErr := os.Stat(file)
+	if err := atomicfile.Write(file, append(body, '\n'), 0o600); err != nil {
 		return false, fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
 	}
 	return os.IsNotExist(statErr), nil
@@ -369,15 +375,23 @@ func (s *Store) owners() []string {
 }
 
 func (s *Store) own(principal string) []Flow {
-	ents, _ := os.ReadDir(s.dir(principal))
 	var out []Flow
-	for _, e := range ents {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
+	for _, name := range flowFiles(s.dir(principal)) {
 		if f, err := s.read(principal, name); err == nil {
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// flowFiles are the names of the flow documents in dir: its .json files,
+// but the temporary ones an atomic write leaves for a moment.
+func flowFiles(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, name)
 		}
 	}
 	return out

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 )
 
 // The library is a read-only shelf of flows an operator publishes: every
@@ -61,13 +58,8 @@ func (s *Store) libraryFlows() []Flow {
 	if s.library == "" {
 		return nil
 	}
-	ents, _ := os.ReadDir(s.library)
 	var out []Flow
-	for _, e := range ents {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
+	for _, name := range flowFiles(s.library) {
 		if f, err := s.readLibrary(name); err == nil {
 			out = append(out, f)
 		}
@@ -81,21 +73,9 @@ func (s *Store) Publish(f Flow) (created bool, err error) {
 	if s.library == "" {
 		return false, errors.New("this server has no flow library")
 	}
-	body, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return false, err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := os.MkdirAll(s.library, 0o700); err != nil {
-		return false, fmt.Errorf("cannot store library flows: %w", errors.Unwrap(err))
-	}
-	file := filepath.Join(s.library, f.Name+".json")
-	_, statErr := os.Stat(file)
-	if err := atomicfile.Write(file, append(body, '\n'), 0o600); err != nil {
-		return false, fmt.Errorf("cannot write the library flow: %w", errors.Unwrap(err))
-	}
-	return os.IsNotExist(statErr), nil
+	return writeFlow(s.library, f)
 }
 
 // Unpublish removes a flow from the library; the caller has checked that
