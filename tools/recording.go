@@ -30,6 +30,19 @@ func replaying(ctx context.Context) context.Context { return context.WithValue(c
 
 func isReplay(ctx context.Context) bool { v, _ := ctx.Value(replayKey{}).(bool); return v }
 
+// urlSlot is where an action's report leaves the URL it read (noteURL), so
+// the recorder does not ask the browser for it a second time.
+type urlSlot struct{ url string }
+
+type urlSlotKey struct{}
+
+// noteURL tells the recorder, if one waits, where the action left the page.
+func noteURL(ctx context.Context, u string) {
+	if slot, ok := ctx.Value(urlSlotKey{}).(*urlSlot); ok {
+		slot.url = u
+	}
+}
+
 // unrecorded are the page tools whose calls only look: the draft would
 // drop them, so they cost no look at the page either.
 var unrecorded = []string{"outline", "screenshot", "list_windows"}
@@ -39,13 +52,17 @@ var unrecorded = []string{"outline", "screenshot", "list_windows"}
 func (p *pageTools) recorded(ts []Tool) []Tool {
 	for i, t := range ts {
 		if (slices.Contains(Page, t.Def.Name) || t.Def.Name == "open_session") && !slices.Contains(unrecorded, t.Def.Name) {
-			ts[i].Handler = p.recorder(t.Def.Name, t.Handler)
+			ts[i].Handler = p.recorder(t.Def.Name, t.Shape.readOnly, t.Handler)
 		}
 	}
 	return ts
 }
 
-func (p *pageTools) recorder(tool string, inner func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// recorder records each call of tool that works. A check (a read-only
+// tool) does not move the page, so it costs no look at it: its place is
+// where the previous action left the browser. An action takes the URL
+// after it, and a locator's stable form, which comes with the URL before.
+func (p *pageTools) recorder(tool string, readOnly bool, inner func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if isReplay(ctx) {
 			return inner(ctx, req)
@@ -53,20 +70,32 @@ func (p *pageTools) recorder(tool string, inner func(context.Context, mcp.CallTo
 		principal := auth.Principal(ctx)
 		args := req.GetArguments()
 		a := sessions.Action{Tool: tool}
-		if s := p.sessions.Peek(principal); s != nil && tool != "open_session" {
-			a.URLBefore, a.Locator = p.lookBefore(s, args)
+		s := p.sessions.Peek(principal)
+		if s != nil {
+			a.URLBefore = s.LastURL()
+			if !readOnly && tool != "open_session" {
+				if u, loc := p.lookBefore(s, args); u != "" {
+					a.URLBefore, a.Locator = u, loc
+				}
+			}
 		}
 		a.Started = time.Now()
-		res, err := inner(ctx, req)
+		slot := &urlSlot{}
+		res, err := inner(context.WithValue(ctx, urlSlotKey{}, slot), req)
 		if err != nil || res == nil || res.IsError {
 			return res, err
 		}
 		a.Took = time.Since(a.Started)
-		s := p.sessions.Peek(principal)
-		if s == nil {
+		if s = p.sessions.Peek(principal); s == nil {
 			return res, err
 		}
-		a.URLAfter, _ = s.CurrentURL()
+		a.URLAfter = a.URLBefore
+		switch {
+		case slot.url != "":
+			a.URLAfter = slot.url
+		case !readOnly:
+			a.URLAfter, _ = s.CurrentURL()
+		}
 		a.Args = p.redactedArgs(principal, args)
 		if a.Locator != nil {
 			// The page's own locator names what the page shows, which may
@@ -80,20 +109,23 @@ func (p *pageTools) recorder(tool string, inner func(context.Context, mcp.CallTo
 	}
 }
 
-// lookBefore takes the page's address and, for a call with a locator, the
-// stable locator of the element it will act on, in one script call. A
-// locator that finds nothing yet (a url argument goes elsewhere first) is
-// recorded as the agent typed it.
+// lookBefore takes, for a call with a locator, the stable locator of the
+// element it will act on and the page's address, in one script call; ""
+// for a call without one. A locator that finds nothing yet (a url
+// argument goes elsewhere first) is recorded as the agent typed it.
 func (p *pageTools) lookBefore(s *sessions.Session, args map[string]any) (string, *browser.Locator) {
-	if _, goes := args["url"]; !goes {
-		if loc, err := locatorFrom(args, "locator"); err == nil && loc != nil {
-			if pref, u, err := s.Preferred(*loc); err == nil {
-				return u, &pref
-			}
-		}
+	if _, goes := args["url"]; goes {
+		return "", nil
 	}
-	u, _ := s.CurrentURL()
-	return u, nil
+	loc, err := locatorFrom(args, "locator")
+	if err != nil || loc == nil {
+		return "", nil
+	}
+	pref, u, err := s.Preferred(*loc)
+	if err != nil {
+		return "", nil
+	}
+	return u, &pref
 }
 
 // redactedArgs is a copy of args with the caller's secret values taken

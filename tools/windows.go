@@ -83,6 +83,7 @@ func (p *pageTools) report(ctx context.Context, s *sessions.Session, what string
 			ev.Dialog, _ = s.Dialog()
 		} else {
 			u, _ := s.CurrentURL()
+			noteURL(ctx, u)
 			fmt.Fprintf(&b, " The page is now %q at %s.", title, u)
 		}
 	}

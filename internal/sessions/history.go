@@ -53,6 +53,19 @@ func (s *Session) Record(a Action) {
 	h.ring = append(h.ring, a)
 }
 
+// LastURL is where the last recorded action left the browser; "" before
+// the first. A recorded check takes its place from it instead of asking
+// the browser.
+func (s *Session) LastURL() string {
+	h := &s.history
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.ring) == 0 {
+		return ""
+	}
+	return h.ring[len(h.ring)-1].URLAfter
+}
+
 // History returns the remembered actions with Seq in [from, to], oldest
 // first; to 0 means up to the last.
 func (s *Session) History(from, to int) []Action {
