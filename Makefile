@@ -72,7 +72,7 @@ FUZZTIME ?= 3s
 FUZZ_TARGETS := \
 	./resources:FuzzTemplate ./resources:FuzzTableMatch \
 	./internal/browser:FuzzParseLocator ./internal/browser:FuzzValidate ./internal/browser:FuzzParseKey \
-	./internal/flows:FuzzParse ./internal/flows:FuzzBind \
+	./internal/flows:FuzzParse ./internal/flows:FuzzBind ./internal/flows:FuzzDraft \
 	./internal/files:FuzzCheckName ./internal/files:FuzzKeep \
 	./internal/auth:FuzzLoadTokens ./internal/auth:FuzzAuthenticate \
 	./internal/config:FuzzParseFile \

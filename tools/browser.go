@@ -177,7 +177,7 @@ func Browser(m *sessions.Manager, sec *secrets.Store) []Tool {
 	list = append(list, p.readTool(), p.scriptTool(), p.resizeTool())
 	list = append(list, windowTools(p)...)
 	list = append(list, p.siteDataTool())
-	return withNotes(p.withURL(p.noOracle(list)))
+	return withNotes(p.recorded(p.withURL(p.noOracle(list))))
 }
 
 var locatorProps = map[string]any{
@@ -432,7 +432,12 @@ func (p *pageTools) write(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	text, hasText := args["text"].(string)
 	name, hasSecret := args["secret"].(string)
 	if hasText == hasSecret {
-		return nil, refusal.New("write takes exactly one of text or secret.", `Pass {"text": "..."} for ordinary values or {"secret": "name"} for a password; secret://secrets lists your secret names.`)
+		// Say which: "exactly one" read as wrong when text was given.
+		got := "neither"
+		if hasText {
+			got = "both"
+		}
+		return nil, refusal.New(fmt.Sprintf("write takes exactly one of text or secret, and got %s.", got), `Pass {"text": "..."} for ordinary values or {"secret": "name"} for a password; secret://secrets lists your secret names.`)
 	}
 	clear, submit := !req.GetBool("append", false), req.GetBool("submit", false)
 	done := fmt.Sprintf("Typed %d characters into %s", len([]rune(text)), loc.String())

@@ -697,6 +697,8 @@ func TestFlowPrompts(t *testing.T) {
 	assert.Check(t, is.Contains(repair, "flow://flows/report"))
 	assert.Check(t, is.Contains(repair, `"Nothing like this is on the page"`), "the document is in the prompt")
 	assert.Check(t, is.Contains(repair, "save_flow"))
+	assert.Check(t, is.Contains(repair, "When step 1 failed the browser was at "), "the page the step left is in the prompt")
+	assert.Check(t, is.Contains(repair, "parameter of the wrong type"))
 	_, err = c.GetPrompt(servertest.Context(t), promptRequest("repair_flow", map[string]string{"flow": "nope"}))
 	assert.Check(t, err != nil)
 
@@ -706,4 +708,11 @@ func TestFlowPrompts(t *testing.T) {
 	}
 	_, err = c.GetPrompt(servertest.Context(t), promptRequest("build_flow", map[string]string{}))
 	assert.Check(t, err != nil, "build_flow without a goal")
+
+	record := promptText(t, c, "record_flow", map[string]string{"goal": "add a customer", "name": "add-customer"})
+	for _, want := range []string{"add a customer", "start_recording", "stop_recording", `draft_flow with name="add-customer"`, "save_flow", "run_flow", "secret", "return"} {
+		assert.Check(t, is.Contains(record, want))
+	}
+	_, err = c.GetPrompt(servertest.Context(t), promptRequest("record_flow", map[string]string{}))
+	assert.Check(t, err != nil, "record_flow without a goal")
 }

@@ -83,6 +83,7 @@ func (p *pageTools) report(ctx context.Context, s *sessions.Session, what string
 		if errors.Is(err, browser.ErrDialog) {
 			ev.Dialog, _ = s.Dialog()
 		} else {
+			noteURL(ctx, at.URL)
 			fmt.Fprintf(&b, " The page is now %q at %s.", at.Title, at.URL)
 		}
 	}

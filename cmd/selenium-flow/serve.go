@@ -130,6 +130,7 @@ func serverConfig(c *config.Config) (server.Config, error) {
 		NoScripts:      c.Bool("no_scripts"),
 		Tokens:         tokens,
 		DataDir:        c.Get("data_dir"),
+		FlowLibraryDir: c.Get("flow_library_dir"),
 		SeleniumURL:    c.Get("selenium_url"),
 		IdleTimeout:    idle,
 		Store:          c.Get("store"),

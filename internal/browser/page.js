@@ -1321,6 +1321,34 @@ function ranges(ns) {
 
 // ---- operations called from Go ---------------------------------------------
 
+// similar ranks the visible controls by how like the needle (what loc
+// looks for) their name or label is (closest); for a text locator the
+// page's texts are candidates too. With no needle or nothing close, the
+// first controls of the page.
+function similar(loc, k) {
+  loc = loc || {};
+  const needle = loc.text || loc.label || loc.name || loc.css || loc.xpath || '';
+  const cands = [];
+  for (const el of everything()) {
+    if (!isControl(el) || !visible(el) || hiddenNow(el)) continue;
+    const n = nameOf(el) || labelsOf(el)[0] || '';
+    // closest keeps one candidate per locator string: the index makes
+    // each control's its own.
+    const i = cands.length;
+    cands.push({s: n, mk: () => ({el, text: '#' + i})});
+  }
+  if (loc.text) {
+    for (const t of pageTexts(document)) {
+      const i = cands.length;
+      cands.push({s: t, long: true, mk: w => ({show: w, text: '#' + i})});
+    }
+  }
+  const ctl = el => { const p = locatorFor(el); return {role: roleOf(el) || kindOf(el), name: clip(nameOf(el) || '', NAME_MAX), locator: locString(locObj(p.loc, p.nth))}; };
+  let picked = needle ? closest(needle, cands, k).map(x => x.loc.el ? ctl(x.loc.el) : {role: 'text', name: x.loc.show, locator: locString({text: x.loc.show})}) : [];
+  if (!picked.length) picked = cands.slice(0, k).filter(c => c.mk().el).map(c => ctl(c.mk().el));
+  return {url: location.href, title: document.title, controls: picked};
+}
+
 function fail(e) {
   if (e instanceof LocErr) return {ok: false, depth: e.depth, n: e.n, nth: e.nth, hidden: e.hidden, msg: e.msg, sugg: e.sugg || []};
   throw e;
@@ -1476,6 +1504,18 @@ function run(op, a, el, o) {
       const d = document.documentElement, b = document.body || d;
       return {w: Math.max(d.scrollWidth, b.scrollWidth), h: Math.max(d.scrollHeight, b.scrollHeight), iw: window.innerWidth, ih: window.innerHeight};
     }
+    case 'preferred': {
+      // Recording (Session.Preferred): the locator outline would give the
+      // element loc resolves to, and where the page is, before an action.
+      let el;
+      try { el = resolveOne(a.loc, 0, true); } catch (e) { return fail(e); }
+      const p = locatorFor(el);
+      return {ok: true, loc: locObj(p.loc, p.nth), url: location.href};
+    }
+    case 'similar':
+      // A failed flow step (Session.Similar): the visible controls most
+      // like what the step looked for, each with its outline locator.
+      return similar(a.loc, a.k || 5);
     case 'generatedIds':
       // For tests: which of the ids the outline would refuse to offer.
       return a.ids.map(generatedId);

@@ -22,11 +22,13 @@ import (
 
 // Flow is a flow document, in the shape of flow://schema.
 type Flow struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Shared      bool    `json:"shared,omitempty"`
-	Parameters  []Param `json:"parameters,omitempty"`
-	Steps       []Step  `json:"steps"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Shared      bool   `json:"shared,omitempty"`
+	// TimeLimit is the seconds a run may take; DefaultTimeLimit when 0.
+	TimeLimit  float64 `json:"timeLimit,omitempty"`
+	Parameters []Param `json:"parameters,omitempty"`
+	Steps      []Step  `json:"steps"`
 }
 
 // Param is one parameter a caller passes to run_flow.
@@ -36,6 +38,8 @@ type Param struct {
 	Description string `json:"description,omitempty"`
 	Default     any    `json:"default,omitempty"`
 	Required    bool   `json:"required,omitempty"`
+	// Values are an enum parameter's allowed values.
+	Values []string `json:"values,omitempty"`
 }
 
 // Step is one page-tool call.
@@ -45,6 +49,27 @@ type Step struct {
 	ID      string         `json:"id,omitempty"`
 	Note    string         `json:"note,omitempty"`
 	OnError string         `json:"onError,omitempty"`
+	// Return puts the step's result into the run report's values: true
+	// under the step's id (or step-N), a string under that key.
+	Return any `json:"return,omitempty"`
+}
+
+// ReturnKey is the key a step's result is returned under, or "" when the
+// step returns nothing.
+func (f Flow) ReturnKey(i int) string {
+	switch r := f.Steps[i].Return.(type) {
+	case bool:
+		if !r {
+			return ""
+		}
+		if id := f.Steps[i].ID; id != "" {
+			return id
+		}
+		return fmt.Sprintf("step-%d", i+1)
+	case string:
+		return r
+	}
+	return ""
 }
 
 // Label names a step in reports: "step 3 (login)".
@@ -63,7 +88,9 @@ type Summary struct {
 	Parameters  []ParamBrief `json:"parameters"`
 	Steps       int          `json:"steps"`
 	Shared      bool         `json:"shared"`
-	Owner       string       `json:"owner"`
+	// Library marks a flow of the read-only library (library.go).
+	Library bool   `json:"library"`
+	Owner   string `json:"owner"`
 }
 
 // ParamBrief is a parameter as the flow list shows it.
@@ -71,6 +98,8 @@ type ParamBrief struct {
 	Name     string `json:"name"`
 	Type     string `json:"type"`
 	Required bool   `json:"required,omitempty"`
+	// Values are an enum's allowed values.
+	Values []string `json:"values,omitempty"`
 }
 
 // URI is a flow's resource URI.
@@ -81,13 +110,14 @@ func URI(name string) string { return "flow://flows/" + name }
 type Store struct {
 	root string
 	// schema is flow://schema, compiled on first use (internal/jsonschema).
-	schema *jsonschema.Schema
-	mu     sync.RWMutex
+	schema  *jsonschema.Schema
+	library string // the read-only shelf's folder (library.go); "" for none
+	mu      sync.RWMutex
 }
 
 // Open returns the store rooted at root; schemaDoc is the flow://schema
 // document, compiled on the first Parse.
-func Open(root string, schemaDoc []byte) (*Store, error) {
+func Open(root string, schemaDoc []byte, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("flows: the data folder cannot hold flows: %w", errors.Unwrap(err))
 	}
@@ -95,7 +125,11 @@ func Open(root string, schemaDoc []byte) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("flows: the flow schema: %w", err)
 	}
-	return &Store{root: root, schema: sch}, nil
+	s := &Store{root: root, schema: sch}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
 }
 
 // InvalidError is a flow document refused by the schema or by the checks
@@ -136,14 +170,15 @@ func (s *Store) Parse(doc []byte) (Flow, error) {
 			probs = append(probs, fmt.Sprintf("at /parameters/%d/name: %q is declared twice", i, p.Name))
 		}
 		declared[p.Name] = true
-		if p.Default == nil {
-			continue
-		}
-		if p.Type == "secret" {
-			// A default would choose the runner's secret for them.
-			probs = append(probs, fmt.Sprintf("at /parameters/%d/default: a parameter of type secret takes no default; whoever runs the flow passes one of their own secret names", i))
-		} else if _, err := convert(p, p.Default); err != nil {
-			probs = append(probs, fmt.Sprintf("at /parameters/%d/default: the default does not fit: %v", i, err))
+	}
+	probs = append(probs, checkParams(f)...)
+	returns := map[string]bool{}
+	for i := range f.Steps {
+		if k := f.ReturnKey(i); k != "" {
+			if returns[k] {
+				probs = append(probs, fmt.Sprintf("at /steps/%d/return: another step returns its value as %q already; give this one another name, e.g. \"return\": \"%s_2\"", i, k, k))
+			}
+			returns[k] = true
 		}
 	}
 	ids := map[string]bool{}
@@ -209,19 +244,25 @@ func (s *Store) file(principal, name string) string {
 // Save stores a valid flow as the principal's, replacing one of the same
 // name. It reports whether the flow is new.
 func (s *Store) Save(principal string, f Flow) (created bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return writeFlow(s.dir(principal), f)
+}
+
+// writeFlow writes f into dir as name.json, atomically, and reports
+// whether it is new. The caller holds the write lock. The errors name no
+// path: the caller must not learn where the server keeps its data.
+func writeFlow(dir string, f Flow) (created bool, err error) {
 	body, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return false, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := os.MkdirAll(s.dir(principal), 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return false, fmt.Errorf("cannot store flows: %w", errors.Unwrap(err))
 	}
-	_, statErr := os.Stat(s.file(principal, f.Name))
-	// The error names no path: the caller must not learn where the server
-	// keeps its data.
-	if err := atomicfile.Write(s.file(principal, f.Name), append(body, '\n'), 0o600); err != nil {
+	file := filepath.Join(dir, f.Name+".json")
+	_, statErr := os.Stat(file)
+	if err := atomicfile.Write(file, append(body, '\n'), 0o600); err != nil {
 		return false, fmt.Errorf("cannot write the flow: %w", errors.Unwrap(err))
 	}
 	return os.IsNotExist(statErr), nil
@@ -252,6 +293,11 @@ func (s *Store) Get(principal, name string) (Flow, string, error) {
 	defer s.mu.RUnlock()
 	if f, err := s.read(principal, name); err == nil {
 		return f, principal, nil
+	}
+	if f, err := s.readLibrary(name); err == nil {
+		return f, LibraryOwner, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return Flow{}, "", err
 	}
 	for _, owner := range s.owners() {
 		if owner == principal {
@@ -295,15 +341,23 @@ func (s *Store) owners() []string {
 }
 
 func (s *Store) own(principal string) []Flow {
-	ents, _ := os.ReadDir(s.dir(principal))
 	var out []Flow
-	for _, e := range ents {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
+	for _, name := range flowFiles(s.dir(principal)) {
 		if f, err := s.read(principal, name); err == nil {
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// flowFiles are the names of the flow documents in dir: its .json files,
+// but the temporary ones an atomic write leaves for a moment.
+func flowFiles(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, name)
 		}
 	}
 	return out
@@ -319,6 +373,14 @@ func (s *Store) List(principal string) []Summary {
 	for _, f := range s.own(principal) {
 		out = append(out, summarize(f, principal))
 		seen[f.Name] = true
+	}
+	for _, f := range s.libraryFlows() {
+		if !seen[f.Name] {
+			sm := summarize(f, LibraryOwner)
+			sm.Library = true
+			out = append(out, sm)
+			seen[f.Name] = true
+		}
 	}
 	for _, owner := range s.owners() {
 		if owner == principal {
@@ -346,6 +408,11 @@ func (s *Store) namesLocked(principal string) []string {
 	for _, f := range s.own(principal) {
 		out = append(out, f.Name)
 	}
+	for _, f := range s.libraryFlows() {
+		if !slices.Contains(out, f.Name) {
+			out = append(out, f.Name)
+		}
+	}
 	for _, owner := range s.owners() {
 		if owner == principal {
 			continue
@@ -367,7 +434,7 @@ func summarize(f Flow, owner string) Summary {
 		if t == "" {
 			t = "string"
 		}
-		sm.Parameters = append(sm.Parameters, ParamBrief{Name: p.Name, Type: t, Required: p.Required})
+		sm.Parameters = append(sm.Parameters, ParamBrief{Name: p.Name, Type: t, Required: p.Required, Values: p.Values})
 	}
 	return sm
 }
@@ -382,6 +449,9 @@ func (s *Store) Delete(principal, name string) error {
 			return fmt.Errorf("cannot delete the flow: %w", errors.Unwrap(err))
 		}
 		return nil
+	}
+	if _, err := s.readLibrary(name); err == nil {
+		return &LibraryError{Name: name}
 	}
 	for _, owner := range s.owners() {
 		if owner == principal {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,7 @@ var fuzzDocs = []string{
 	`{"name":"x","steps":[{"tool":"outline","args":{"\u0000":"{{_}}"}}],"parameters":[{"name":"_"}]}`,
 	`{"name":"x","Name":"../y","steps":[{"tool":"outline"}]}`,
 	` {"steps":[{"tool":"click","args":{}}],"name":"0"} `,
+	`{"name":"typed","timeLimit":0.5,"parameters":[{"name":"q","type":"integer","default":3},{"name":"e","type":"enum","values":["a","b"],"default":"b"}],"steps":[{"tool":"read_text","return":true,"id":"r"},{"tool":"write","args":{"text":"{{q}}{{e}}"},"return":"w"}]}`,
 }
 
 // FuzzParse reads any document as save_flow does: nothing panics, a
@@ -37,6 +39,14 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Parse(%q) refuses with a %T, not an *InvalidError: %v", doc, err, err)
 			}
 			return
+		}
+		// The type check save_flow makes next reads any accepted flow.
+		if err := CheckTypes(fl, func(tool, arg string) string {
+			return map[string]string{"timeout": "number", "text": "string", "append": "boolean"}[arg]
+		}); err != nil {
+			if _, ok := err.(*InvalidError); !ok {
+				t.Fatalf("CheckTypes(%q) refuses with a %T, not an *InvalidError: %v", doc, err, err)
+			}
 		}
 		if !validName(fl.Name) {
 			t.Fatalf("Parse(%q) accepts the name %q, which the store cannot keep", doc, fl.Name)
@@ -173,4 +183,53 @@ func fuzzStore(f *testing.F) *Store {
 		f.Fatal(err)
 	}
 	return s
+}
+
+// draftTools are the tools a recorded call can be of.
+var draftTools = []string{"open_session", "navigate", "outline", "click", "write", "press_key", "select", "wait_for", "assert", "screenshot", "read_text", "hover", "scroll"}
+
+// FuzzDraft drafts any recorded calls (draft_flow's input is what callers
+// passed the page tools): nothing panics, and a draft within the schema's
+// limits is a document save_flow accepts, types included.
+func FuzzDraft(f *testing.F) {
+	f.Add([]byte{1, 4, 4, 9}, `{"url":"http://127.0.0.1:8000/a","locator":{"label":"Email"},"text":"42","option":"x"}`, "http://127.0.0.1:8000/a", "http://127.0.0.1:8000/b")
+	f.Add([]byte{4, 4, 6, 8}, `{"locator":{"css":"#id_name"},"text":"{{x}}"}`, "", "")
+	f.Add([]byte{1, 10, 10}, `{"url":"https://example.com/","text":"Name"}`, "https://example.com/", "https://example.com/")
+	s := fuzzStore(f)
+	f.Fuzz(func(t *testing.T, picks []byte, args, before, after string) {
+		var a map[string]any
+		if json.Unmarshal([]byte(args), &a) != nil {
+			return
+		}
+		if len(picks) > 300 {
+			picks = picks[:300]
+		}
+		calls := make([]Recorded, len(picks))
+		for i, p := range picks {
+			calls[i] = Recorded{Tool: draftTools[int(p)%len(draftTools)], Args: a, URLBefore: before, URLAfter: after}
+			if p%3 == 0 {
+				calls[i].URLBefore, calls[i].URLAfter = after, before
+			}
+		}
+		fl, _ := Draft("drafted", calls)
+		if len(fl.Steps) == 0 || len(fl.Steps) > maxSteps {
+			return
+		}
+		doc, err := json.Marshal(fl)
+		if err != nil {
+			t.Fatalf("the draft does not encode: %v", err)
+		}
+		parsed, err := s.Parse(doc)
+		if err != nil {
+			if strings.Contains(err.Error(), "is not a declared parameter") && strings.Contains(args, "{{") {
+				return // the page held a placeholder's braces as text
+			}
+			t.Fatalf("save_flow would refuse the draft %s: %v", doc, err)
+		}
+		if err := CheckTypes(parsed, func(tool, arg string) string {
+			return map[string]string{"text": "string", "option": "string", "url": "string", "timeout": "number"}[arg]
+		}); err != nil {
+			t.Fatalf("save_flow's type check refuses the draft %s: %v", doc, err)
+		}
+	})
 }

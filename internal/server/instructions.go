@@ -105,6 +105,7 @@ func and(words []string) string {
 var promptTools = map[string][]string{
 	"build_flow":  {"open_session", "outline", "navigate", "click", "write", "select", "press_key", "wait_for", "assert", "save_flow", "run_flow"},
 	"repair_flow": {"run_flow", "outline", "wait_for", "save_flow"},
+	"record_flow": {"open_session", "start_recording", "navigate", "click", "write", "select", "press_key", "wait_for", "assert", "outline", "read_text", "stop_recording", "draft_flow", "save_flow", "run_flow"},
 }
 
 // offeredPrompts leaves out the prompts whose text names an excluded tool.

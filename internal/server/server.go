@@ -7,6 +7,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -65,6 +66,10 @@ type Config struct {
 	// DataDir holds every caller's kept files and flows (FLOW_DATA_DIR);
 	// DefaultDataDir when empty.
 	DataDir string
+	// FlowLibraryDir is the read-only flow library every caller can run
+	// and only an operator can change (FLOW_LIBRARY_DIR); DataDir's
+	// flow-library folder when empty.
+	FlowLibraryDir string
 	// SeleniumURL is a Selenium Grid 4 or other W3C endpoint; a local
 	// chromedriver is started when empty.
 	SeleniumURL string
@@ -212,7 +217,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), schema)
+	flowStore, err := flows.Open(filepath.Join(cfg.DataDir, "flows"), schema, flows.WithLibrary(cmp.Or(cfg.FlowLibraryDir, filepath.Join(cfg.DataDir, "flow-library"))))
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +262,7 @@ func New(cfg Config) (*Server, error) {
 	for _, t := range page {
 		steps[t.Def.Name] = s.handle(t.Handler)
 	}
-	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor)
+	flowTools, prompts := tools.Flows(flowStore, sec, steps, progressFor, tools.WithPage(page, s.sessions))
 
 	rt := runtime{sessions: s.sessions, secrets: sec, flows: flowStore}
 	tableCfg := resources.Config{

@@ -136,6 +136,7 @@ type Session struct {
 	note string
 	// reopened: the browser was opened again after its earlier one ended.
 	reopened bool
+	history  history // the page actions, for draft_flow (history.go)
 }
 
 // LastUsed is when a tool last used the session.

@@ -220,8 +220,8 @@ func (s *Session) peekNote() string {
 	return s.note
 }
 
-// Record is what the store holds of the workspace now.
-func (s *Session) Record() workspaces.Record {
+// WorkspaceRecord is what the store holds of the workspace now.
+func (s *Session) WorkspaceRecord() workspaces.Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.rec
@@ -232,7 +232,7 @@ func (s *Session) Record() workspaces.Record {
 // browser: one that accepts any certificate may hold an impostor's
 // cookies.
 func (m *Manager) SaveSiteData(ctx context.Context, s *Session) (browser.SiteData, error) {
-	rec := s.Record()
+	rec := s.WorkspaceRecord()
 	if rec.Insecure {
 		return browser.SiteData{}, ErrInsecureSiteData
 	}

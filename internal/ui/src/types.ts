@@ -64,6 +64,8 @@ export interface FlowSummary {
   parameters?: FlowParameter[];
   steps?: number;
   shared?: boolean;
+  /** A flow of the read-only library an operator publishes. */
+  library?: boolean;
   owner?: string;
 }
 

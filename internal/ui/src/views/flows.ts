@@ -30,6 +30,12 @@ function shared(owner?: string): HTMLElement {
   return b;
 }
 
+function library(): HTMLElement {
+  const b = badge("Library", "info");
+  b.title = "From the shared library: anyone can run it, only an operator can change it";
+  return b;
+}
+
 function card(f: FlowSummary, env: ViewEnv): HTMLElement {
   const params = Array.isArray(f.parameters) ? f.parameters : [];
   const steps = typeof f.steps === "number" ? f.steps : undefined;
@@ -53,7 +59,7 @@ function card(f: FlowSummary, env: ViewEnv): HTMLElement {
       "div",
       { class: "card-foot" },
       steps !== undefined ? h("span", null, `${steps} step${steps === 1 ? "" : "s"}`) : null,
-      f.shared ? shared(f.owner) : null,
+      f.library ? library() : f.shared ? shared(f.owner) : null,
       env.show ? h("span", { class: "card-go" }, icon(ICONS.chevron)) : null,
     ),
   ];
