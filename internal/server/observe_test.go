@@ -128,6 +128,8 @@ func TestObservability(t *testing.T) {
 		{`selenium_flow_webdriver_commands_total{command="POST /session",endpoint="local"}`, 1},
 		{`selenium_flow_http_requests_total{method="other",route="unmatched",status="401"}`, 1},
 		{`selenium_flow_webdriver_commands_total{command="POST /session/{id}/element/{id}/click",endpoint="local"}`, 1},
+		{`selenium_flow_store_operations_total{op="put",outcome="ok",store="workspaces"}`, 1},
+		{`selenium_flow_store_operations_total{op="get",outcome="ok",store="workspaces"}`, 1},
 	} {
 		got, ok := sample(scrape, want.series)
 		assert.Check(t, ok && got >= want.min, "%s = %v (present %v), want at least %v", want.series, got, ok, want.min)

@@ -39,6 +39,7 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/secrets"
 	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
+	"github.com/selenium-flow/selenium-flow/internal/telemetry"
 	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 	"github.com/selenium-flow/selenium-flow/resources"
 	"github.com/selenium-flow/selenium-flow/tools"
@@ -227,10 +228,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	wsStore, err := openWorkspaces(cfg)
+	opened, err := openWorkspaces(cfg)
 	if err != nil {
 		return nil, err
 	}
+	var wsStore workspaces.Store = countedStore{next: opened, count: func(op string, o telemetry.Outcome) { obs.metrics.StoreOp("workspaces", op, o) }}
 	s := &Server{
 		links:    fileLinks,
 		cfg:      cfg,
