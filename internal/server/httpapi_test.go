@@ -287,7 +287,7 @@ func TestActionsOverHTTP(t *testing.T) {
 	flow := `{"parameters": [{"name": "email"}], "steps": [
 		{"tool": "navigate", "args": {"url": "` + site + `/login"}},
 		{"tool": "write", "args": {"locator": {"role": "textbox", "name": "Email"}, "text": "{{email}}"}},
-		{"tool": "click", "args": {"locator": {"role": "button", "name": "Sign in"}}}]}`
+		{"tool": "click", "args": {"locator": {"role": "button", "name": "Sign in"}}, "return": "landed"}]}`
 	got = call("PUT", "/flows/sign-in", flow)
 	assert.Equal(t, got.code, http.StatusOK, "%s", got.body)
 	got = call("GET", "/flows/sign-in", "")
@@ -303,9 +303,15 @@ func TestActionsOverHTTP(t *testing.T) {
 	assert.Check(t, is.Equal(events[3].name, "result"))
 	report, _ := events[3].data["result"].(map[string]any)
 	assert.Check(t, is.Equal(report["ok"], true), "%v", events[3].data)
+	// A step marked return comes back in the report's values (issue 15):
+	// the click's, the page's address after it.
+	values, _ := report["values"].(map[string]any)
+	landed, _ := values["landed"].(string)
+	assert.Check(t, strings.HasPrefix(landed, site+"/"), "values: %v", report["values"])
 
 	got = call("POST", "/flows/sign-in/runs", `{"params": {"email": "cy@example.com"}}`)
 	assert.Equal(t, got.code, http.StatusOK, "%s", got.body)
+	assert.Check(t, is.Contains(string(got.body), `"landed":"`+site+`/`), "%s", got.body)
 	got = call("DELETE", "/flows/sign-in", "")
 	assert.Equal(t, got.code, http.StatusOK, "%s", got.body)
 	got = call("GET", "/flows/sign-in", "")
