@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selenium-flow/selenium-flow/internal/config"
+
 	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
@@ -17,6 +19,12 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // unknown key refused with its file and line.
 func TestConfigCommand(t *testing.T) {
 	const token = "config-cmd-token-0123456789abcdef"
+	// The settings come from this test alone, not from the shell or the
+	// Makefile (which exports FLOW_DATA_DIR for make run).
+	for _, set := range config.Table() {
+		t.Setenv(set.EnvName(), "")
+		os.Unsetenv(set.EnvName())
+	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "flow.yaml")
 	if err := os.WriteFile(file, []byte("# a team's server\nidle_timeout: 30m\nresources: off\ntoken: "+token+"\nexclude_tools:\n  - hover\n  - drag\n"), 0o600); err != nil {
