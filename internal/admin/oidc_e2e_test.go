@@ -33,7 +33,8 @@ const pendingKey = "selenium-flow-admin-oidc"
 // never in the address or a cookie, and is the bearer for /admin/api.
 // An operator (roles claim "operator") sees bob's workspace; a second run
 // as a non-operator sees only its own; an answer whose state the page did
-// not send is refused with a sentence and signs nobody in.
+// not send is refused with a sentence and signs nobody in, and so is a
+// token the server refuses, with the server's own sentence.
 func TestE2EOIDC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts browsers")
@@ -64,7 +65,7 @@ func TestE2EOIDC(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			idp := issuer.Start(t, issuer.WithSubject(tc.subject), issuer.WithClaims(issuer.Claims{"roles": tc.roles}))
-			base := oidcServer(t, idp)
+			base := oidcServer(t, idp, auth.OIDCConfig{})
 			p := &page{t: t, s: s, base: base, dir: dir, shots: map[string]string{}}
 
 			assert.NilError(t, s.Navigate(base+"/admin"))
@@ -137,7 +138,7 @@ func TestE2EOIDC(t *testing.T) {
 	// address is cleaned.
 	t.Run("tampered state", func(t *testing.T) {
 		idp := issuer.Start(t, issuer.WithSubject("mallory"), issuer.WithClaims(issuer.Claims{"roles": []string{"operator"}}))
-		base := oidcServer(t, idp)
+		base := oidcServer(t, idp, auth.OIDCConfig{})
 		p := &page{t: t, s: s, base: base, dir: dir, shots: map[string]string{}}
 		assert.NilError(t, s.Navigate(base+"/admin"))
 		p.waitCSS("#sign-in-oidc")
@@ -159,13 +160,35 @@ func TestE2EOIDC(t *testing.T) {
 			t.Error("the page shows someone signed in")
 		}
 	})
+
+	// A token the server refuses (here: without the role it requires)
+	// leaves the page at the sign-in form with the server's sentence, and
+	// nothing kept.
+	t.Run("refused token", func(t *testing.T) {
+		idp := issuer.Start(t, issuer.WithSubject("dave"), issuer.WithClaims(issuer.Claims{"roles": []string{"viewer"}}))
+		base := oidcServer(t, idp, auth.OIDCConfig{RequiredRole: "operator"})
+		p := &page{t: t, s: s, base: base, dir: dir, shots: map[string]string{}}
+		assert.NilError(t, s.Navigate(base+"/admin"))
+		p.waitCSS("#sign-in-oidc")
+		p.click("#sign-in-oidc")
+		p.waitCSS("#signin-error")
+		p.waitText("#signin-error", "this server refused its token")
+		p.waitText("#signin-error", "does not grant the role operator")
+		if got := p.js(`return String(sessionStorage.getItem("selenium-flow-admin-token"))`); got != "null" {
+			t.Errorf("a refused token was kept: %q", got)
+		}
+		if got := p.js(`return location.search`); got != "" {
+			t.Errorf("the sign-in answer stayed in the address: %q", got)
+		}
+	})
 }
 
-// oidcServer starts a server that accepts the provider's tokens (roles
-// from the "roles" claim) and offers its sign-in on the admin page, with
+// oidcServer starts a server that accepts the provider's tokens (cfg with
+// the issuer, audience, roles from the "roles" claim and the page's
+// client id filled in) and offers its sign-in on the admin page, with
 // bob's kept file so that bob has a workspace to see. It returns the base
 // URL.
-func oidcServer(t *testing.T, idp *issuer.Issuer) string {
+func oidcServer(t *testing.T, idp *issuer.Issuer, cfg auth.OIDCConfig) string {
 	t.Helper()
 	dataDir := t.TempDir()
 	store, err := files.Open(filepath.Join(dataDir, "files"))
@@ -174,8 +197,7 @@ func oidcServer(t *testing.T, idp *issuer.Issuer) string {
 	assert.NilError(t, err)
 	_, err = box.Keep(files.Screenshots, "checkout.png", picture(t))
 	assert.NilError(t, err)
-	srv := servertest.New(t, server.Config{DataDir: dataDir, OIDC: auth.OIDCConfig{
-		Issuer: idp.URL, Audience: idp.Audience, RolesClaim: "roles", AdminClientID: adminClientID,
-	}})
+	cfg.Issuer, cfg.Audience, cfg.RolesClaim, cfg.AdminClientID = idp.URL, idp.Audience, "roles", adminClientID
+	srv := servertest.New(t, server.Config{DataDir: dataDir, OIDC: cfg})
 	return servertest.ServeHTTP(t, srv).Base
 }

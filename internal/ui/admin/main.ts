@@ -320,8 +320,8 @@ async function follow(signal: AbortSignal): Promise<void> {
 function refusedToken(e: unknown, sso: boolean): string {
   if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return String((e as Error).message ?? e);
   if (!sso) return "That token is not accepted by this server; check it against FLOW_TOKENS.";
-  // The server's own sentence names the claim or role that failed.
-  return `${e.message} The sign-in provider's token was refused; sign in again, or with a token from FLOW_TOKENS.`;
+  // The server's own sentence names the claim or role that failed and what to do.
+  return `The sign-in provider signed you in, but this server refused its token: ${e.message}`;
 }
 
 async function signIn(token: string, sso = false): Promise<void> {
