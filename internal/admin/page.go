@@ -61,11 +61,11 @@ func (a *Admin) servePage(w http.ResponseWriter, _ *http.Request) {
 
 // csp is the page's Content-Security-Policy: scripts only from the page's
 // own files (no inline script, no eval), pictures and PDFs from blob:
-// URLs the page makes from API answers, calls to this server and the OIDC
-// issuer, and frame-ancestors as configured ('none' by default).
+// URLs the page makes from API answers, calls to this server and, when
+// the page offers OIDC sign-in, the issuer, and frame-ancestors as configured ('none' by default).
 func (a *Admin) csp() string {
 	connect := "'self'"
-	if o := origin(a.oidc.Issuer); o != "" {
+	if o := origin(a.oidc.Issuer); o != "" && a.oidc.offered() {
 		connect += " " + o
 	}
 	return strings.Join([]string{
@@ -105,9 +105,13 @@ func origin(raw string) string {
 // with OIDC when an issuer and client id are configured.
 func (a *Admin) config(w http.ResponseWriter, _ *http.Request) {
 	out := map[string]any{"csrfHeader": CSRFHeader}
-	if a.oidc.Issuer != "" && a.oidc.ClientID != "" {
+	if a.oidc.offered() {
 		out["oidc"] = a.oidc
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, out)
 }
+
+// offered reports whether the page offers OIDC sign-in: it needs both
+// the issuer and the page's client id.
+func (o OIDC) offered() bool { return o.Issuer != "" && o.ClientID != "" }

@@ -3,7 +3,9 @@
 // key rotation, tokens minted with chosen claims and algorithm (the
 // broken ones included, "none" and HS256 keyed with the public key), and
 // an authorization endpoint that approves at once, with a token endpoint
-// that checks PKCE (S256), for sign-in by authorization code.
+// that checks PKCE (S256), for sign-in by authorization code. Discovery
+// and the token endpoint answer cross-origin requests (CORS), so a page
+// in a real browser can sign in against it.
 //
 // A test starts one and points the server at it:
 //
@@ -87,10 +89,12 @@ func Start(t testing.TB, opts ...Option) *Issuer {
 		o(i)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/openid-configuration", i.discovery)
+	mux.HandleFunc("GET /.well-known/openid-configuration", crossOrigin(i.discovery))
+	mux.HandleFunc("OPTIONS /.well-known/openid-configuration", crossOrigin(nil))
 	mux.HandleFunc("GET /jwks", i.jwks)
 	mux.HandleFunc("GET /authorize", i.authorize)
-	mux.HandleFunc("POST /token", i.token)
+	mux.HandleFunc("POST /token", crossOrigin(i.token))
+	mux.HandleFunc("OPTIONS /token", crossOrigin(nil))
 	hs := httptest.NewServer(mux)
 	t.Cleanup(hs.Close)
 	i.URL = hs.URL

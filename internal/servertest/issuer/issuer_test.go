@@ -125,3 +125,42 @@ func TestAuthorizationCodeRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestCrossOrigin: a page on another origin may read discovery and the
+// token endpoint's answer (it fetches both during sign-in), never with
+// credentials; the keys and the authorization endpoint, which the page
+// does not fetch, say nothing about CORS.
+func TestCrossOrigin(t *testing.T) {
+	idp := issuer.Start(t)
+	for _, tc := range []struct {
+		method, path string
+		allowed      bool
+		status       int
+	}{
+		{method: http.MethodGet, path: "/.well-known/openid-configuration", allowed: true, status: http.StatusOK},
+		{method: http.MethodOptions, path: "/.well-known/openid-configuration", allowed: true, status: http.StatusNoContent},
+		{method: http.MethodPost, path: "/token", allowed: true, status: http.StatusBadRequest},
+		{method: http.MethodOptions, path: "/token", allowed: true, status: http.StatusNoContent},
+		{method: http.MethodGet, path: "/jwks", status: http.StatusOK},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(testenv.Context(t), tc.method, idp.URL+tc.path, strings.NewReader("grant_type=authorization_code&code=nope"))
+			assert.NilError(t, err)
+			req.Header.Set("Origin", "http://127.0.0.1:1")
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if tc.method == http.MethodOptions {
+				req.Header.Set("Access-Control-Request-Method", http.MethodPost)
+			}
+			res, err := http.DefaultClient.Do(req)
+			assert.NilError(t, err)
+			res.Body.Close()
+			assert.Check(t, is.Equal(res.StatusCode, tc.status))
+			want := ""
+			if tc.allowed {
+				want = "*"
+			}
+			assert.Check(t, is.Equal(res.Header.Get("Access-Control-Allow-Origin"), want))
+			assert.Check(t, is.Equal(res.Header.Get("Access-Control-Allow-Credentials"), ""))
+		})
+	}
+}

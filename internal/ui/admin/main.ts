@@ -316,12 +316,20 @@ async function follow(signal: AbortSignal): Promise<void> {
   }
 }
 
-async function signIn(token: string): Promise<void> {
+/** Why the server refused a token, as the sign-in form says it; sso: the token came from the OIDC provider. */
+function refusedToken(e: unknown, sso: boolean): string {
+  if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return String((e as Error).message ?? e);
+  if (!sso) return "That token is not accepted by this server; check it against FLOW_TOKENS.";
+  // The server's own sentence names the claim or role that failed and what to do.
+  return `The sign-in provider signed you in, but this server refused its token: ${e.message}`;
+}
+
+async function signIn(token: string, sso = false): Promise<void> {
   const candidate = new Api(token);
   try {
     me = await candidate.get<Me>("me");
   } catch (e) {
-    showSignIn(e instanceof ApiError && e.status === 401 ? "That token is not accepted by this server; check it against FLOW_TOKENS." : String((e as Error).message ?? e));
+    showSignIn(refusedToken(e, sso));
     return;
   }
   api = candidate;
@@ -369,7 +377,7 @@ async function boot(): Promise<void> {
   }
   try {
     const t = await finishSignIn();
-    if (t) return signIn(t);
+    if (t) return signIn(t, true);
   } catch (e) {
     return showSignIn((e as Error).message);
   }

@@ -35,6 +35,15 @@ function redirectURI(): string {
   return location.origin + location.pathname;
 }
 
+/** The provider's name as the sign-in button shows it: the issuer's host. */
+export function providerName(issuer: string): string {
+  try {
+    return new URL(issuer).host || issuer;
+  } catch {
+    return issuer;
+  }
+}
+
 /** Sends the browser to the issuer's sign-in page. */
 export async function beginSignIn(issuer: string, clientId: string): Promise<void> {
   const d = await discover(issuer);
@@ -84,7 +93,9 @@ export async function finishSignIn(): Promise<string | null> {
   });
   if (!res.ok) throw new Error(`The sign-in provider refused the code (${res.status}); sign in again.`);
   const tok = await res.json();
-  const t = tok.access_token || tok.id_token;
-  if (typeof t !== "string") throw new Error("The sign-in provider sent no token; sign in with a token instead.");
+  // The access token, whose audience is this server; an ID token is for
+  // the page alone and the server would refuse it.
+  const t = tok.access_token;
+  if (typeof t !== "string" || !t) throw new Error("The sign-in provider sent no access token; sign in with a token instead.");
   return t;
 }

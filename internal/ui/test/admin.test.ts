@@ -1,9 +1,9 @@
 // The admin page's pieces: routes, the SSE reader, the API client's
 // headers and refusals, and its views built on the app's shared components.
 
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Api, ApiError, CSRF_HEADER, parseEvent } from "../admin/api";
-import { challenge } from "../admin/oidc";
+import { challenge, finishSignIn, providerName } from "../admin/oidc";
 import { href, parseRoute, type Route } from "../admin/routes";
 import { secretsView, settingsView } from "../admin/views/catalogue";
 import { flowPage } from "../admin/views/flow";
@@ -75,6 +75,69 @@ describe("oidc", () => {
   it("makes the RFC 7636 S256 challenge", async () => {
     // sha256 then base64url without padding, as Python computes it: base64.urlsafe_b64encode(hashlib.sha256(v).digest()).
     expect(await challenge("dBjftJeZ4CVP-mJ92K9mSHE8sXdvWn4YVM6rQ3KGVnoY1vv0O9mwJxoY")).toBe("Zi-ZyWF-7Lde7tPcuqoY2_ElEsk-rTVbglYl3n6EHTA");
+  });
+
+  it.each([
+    ["https://login.example.com/realms/ops", "login.example.com"],
+    ["http://127.0.0.1:9000", "127.0.0.1:9000"],
+    ["not a url", "not a url"],
+  ])("names the provider %s as %s", (issuer, want) => expect(providerName(issuer)).toBe(want));
+
+  afterEach(() => vi.unstubAllGlobals());
+  const ISSUER = "https://idp.example";
+  const PENDING = "selenium-flow-admin-oidc";
+  // The callback as the provider sends the browser back, with the page's
+  // pending sign-in in sessionStorage, and a provider answering fetches.
+  function callback(query: string, token: Record<string, unknown> = { access_token: "a.b.c", id_token: "i.d.t" }) {
+    sessionStorage.setItem(PENDING, JSON.stringify({ verifier: "v", state: "s-page", issuer: ISSUER, clientId: "admin", hash: "#/settings" }));
+    history.replaceState(null, "", "/admin?" + query);
+    const calls: [string, RequestInit | undefined][] = [];
+    vi.stubGlobal("fetch", async (url: string, init?: RequestInit) => {
+      calls.push([url, init]);
+      if (url.endsWith("/.well-known/openid-configuration")) return Response.json({ authorization_endpoint: ISSUER + "/authorize", token_endpoint: ISSUER + "/token" });
+      return Response.json(token);
+    });
+    return calls;
+  }
+  const cleaned = () => {
+    expect(location.search).toBe("");
+    expect(sessionStorage.getItem(PENDING)).toBeNull();
+  };
+
+  it("exchanges the code with the verifier for the access token and cleans the address", async () => {
+    const calls = callback(`code=c1&state=s-page&iss=${encodeURIComponent(ISSUER)}`);
+    expect(await finishSignIn()).toBe("a.b.c");
+    cleaned();
+    expect(location.hash).toBe("#/settings");
+    const [url, init] = calls[1];
+    expect(url).toBe(ISSUER + "/token");
+    expect(init?.credentials).toBe("omit");
+    const form = new URLSearchParams(init?.body as URLSearchParams);
+    expect(Object.fromEntries(form)).toEqual({ grant_type: "authorization_code", code: "c1", redirect_uri: location.origin + "/admin", client_id: "admin", code_verifier: "v" });
+  });
+
+  it.each([
+    ["a state it did not send", "code=c1&state=s-forged", "does not match the sign-in this page started"],
+    ["another provider", "code=c1&state=s-page&iss=https%3A%2F%2Fevil.example", "another provider"],
+    ["the provider's refusal", "error=access_denied&error_description=User+said+no&state=s-page", "User said no"],
+  ])("refuses %s with a sentence, exchanging nothing", async (_, query, sentence) => {
+    const calls = callback(query);
+    await expect(finishSignIn()).rejects.toThrow(sentence);
+    cleaned();
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses an answer with no access token (an ID token is not for the server)", async () => {
+    callback("code=c1&state=s-page", { id_token: "i.d.t" });
+    await expect(finishSignIn()).rejects.toThrow("no access token");
+  });
+
+  it("leaves a page it did not send to the provider alone", async () => {
+    sessionStorage.clear();
+    history.replaceState(null, "", "/admin?code=c1&state=s");
+    expect(await finishSignIn()).toBeNull();
+    expect(location.search).toBe("?code=c1&state=s");
+    history.replaceState(null, "", "/admin");
   });
 });
 

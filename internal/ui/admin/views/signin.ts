@@ -2,6 +2,7 @@
 
 import { h } from "../../src/dom";
 import type { Config } from "../api";
+import { providerName } from "../oidc";
 
 export interface SignInActions {
   token: (token: string) => void;
@@ -34,7 +35,7 @@ export function signInView(cfg: Config, act: SignInActions, error?: string): HTM
     h("p", { id: "token-hint", class: "muted small" }, "A token from the server's FLOW_TOKENS file. It is kept in this tab only and sent as Authorization: Bearer."),
     error ? h("p", { class: "form-error", role: "alert", id: "signin-error" }, error) : null,
     h("button", { class: "btn btn-primary", type: "submit", id: "sign-in" }, "Sign in"),
-    cfg.oidc && act.oidc ? h("button", { class: "btn", type: "button", id: "sign-in-oidc", onclick: act.oidc }, "Sign in with single sign-on") : null,
+    cfg.oidc && act.oidc ? h("button", { class: "btn", type: "button", id: "sign-in-oidc", onclick: act.oidc }, `Sign in with ${providerName(cfg.oidc.issuer)}`) : null,
   );
   queueMicrotask(() => input.focus());
   return h("div", { class: "signin-wrap" }, form);
