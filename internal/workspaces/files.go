@@ -73,15 +73,22 @@ func (f *fileStore) Put(_ context.Context, r Record) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(r)
+	return writeJSON(p, r, "write a workspace")
+}
+
+// writeJSON writes v to p as JSON, atomically (without fsync: a killed
+// process loses nothing, see the package doc), making its folder first;
+// what names the operation in the error.
+func writeJSON(p string, v any, what string) error {
+	data, err := json.Marshal(v)
 	if err != nil {
-		return storeErr("write a workspace", err)
+		return storeErr(what, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return storeErr("write a workspace", errors.New("the folder cannot be made"))
+		return storeErr(what, errors.New("the folder cannot be made"))
 	}
 	if err := atomicfile.WriteUnsynced(p, data, 0o600); err != nil {
-		return storeErr("write a workspace", errors.New("the file cannot be written"))
+		return storeErr(what, errors.New("the file cannot be written"))
 	}
 	return nil
 }

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/selenium-flow/selenium-flow/internal/atomicfile"
 )
 
 // Transport is one Streamable HTTP transport session of the initialize
@@ -55,17 +53,7 @@ func (f *fileStore) PutTransport(_ context.Context, t Transport, _ time.Duration
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(t)
-	if err != nil {
-		return storeErr("write a transport session", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return storeErr("write a transport session", errors.New("the folder cannot be made"))
-	}
-	if err := atomicfile.WriteUnsynced(p, data, 0o600); err != nil {
-		return storeErr("write a transport session", errors.New("the file cannot be written"))
-	}
-	return nil
+	return writeJSON(p, t, "write a transport session")
 }
 
 func (f *fileStore) GetTransport(_ context.Context, id string) (Transport, bool, error) {
