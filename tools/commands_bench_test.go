@@ -1,20 +1,14 @@
 package tools_test
 
 import (
-	"fmt"
-	"net/http"
-	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/tebeka/selenium"
 
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/server"
 	"github.com/selenium-flow/selenium-flow/internal/servertest"
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // BenchmarkToolCommands counts the WebDriver commands each page tool
@@ -35,7 +29,7 @@ func BenchmarkToolCommands(b *testing.B) {
 	if r := servertest.Call(b, c, "open_session", map[string]any{"url": site + "/controls"}); r.IsError {
 		b.Fatal(servertest.Text(r))
 	}
-	count := countCommands(b)
+	count := testenv.RecordWebDriver(b)
 	sizes := []string{"Small", "Large"}
 	for _, tc := range []struct {
 		name, page string
@@ -79,11 +73,11 @@ func BenchmarkToolCommands(b *testing.B) {
 			var times []time.Duration
 			cmds, i := 0, 0
 			for b.Loop() {
-				count.start()
+				count.Start()
 				t0 := time.Now()
 				call(i)
 				times = append(times, time.Since(t0))
-				sent := count.stop()
+				sent := testenv.Commands(count.Stop())
 				if i == 0 {
 					b.Logf("%s: %d commands: %s", tc.name, len(sent), strings.Join(sent, ", "))
 				}
@@ -94,55 +88,4 @@ func BenchmarkToolCommands(b *testing.B) {
 			b.ReportMetric(float64(cmds)/float64(max(i, 1)), "cmds/op")
 		})
 	}
-}
-
-// commandCounter keeps the WebDriver commands sent between start and stop,
-// as "METHOD /command" with the session id left out. It wraps the
-// WebDriver client's transport until the benchmark ends; benchmarks using
-// it must not run in parallel with others.
-type commandCounter struct {
-	next http.RoundTripper
-	mu   sync.Mutex
-	on   bool
-	sent []string
-}
-
-func countCommands(b testing.TB) *commandCounter {
-	b.Helper()
-	old := selenium.HTTPClient
-	next := old.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	c := &commandCounter{next: next}
-	selenium.HTTPClient = &http.Client{Transport: c, Timeout: old.Timeout}
-	b.Cleanup(func() { selenium.HTTPClient = old })
-	return c
-}
-
-func (c *commandCounter) start() {
-	c.mu.Lock()
-	c.on, c.sent = true, nil
-	c.mu.Unlock()
-}
-
-func (c *commandCounter) stop() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.on = false
-	return slices.Clone(c.sent)
-}
-
-var (
-	sessionPath = regexp.MustCompile(`^.*/session/[^/]+`)
-	elementID   = regexp.MustCompile(`/element/[^/]+`)
-)
-
-func (c *commandCounter) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.mu.Lock()
-	if c.on {
-		c.sent = append(c.sent, fmt.Sprintf("%s %s", r.Method, elementID.ReplaceAllString(sessionPath.ReplaceAllString(r.URL.Path, ""), "/element/{id}")))
-	}
-	c.mu.Unlock()
-	return c.next.RoundTrip(r)
 }

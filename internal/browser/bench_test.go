@@ -2,14 +2,12 @@ package browser
 
 import (
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/tebeka/selenium"
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
 
 // BenchmarkActions times the page tools on the fixture site with the
@@ -108,14 +106,14 @@ func TestTraceCommands(t *testing.T) {
 		t.Skip("set SF_TRACE=1 to trace WebDriver commands")
 	}
 	s := open(t, "/login")
-	tr := trace(t)
+	rec := testenv.RecordWebDriver(t)
 	step := func(name string, f func() error) {
-		tr.reset()
+		rec.Start()
 		start := time.Now()
 		if err := f(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		t.Logf("%s: %v\n%s", name, time.Since(start), tr.dump())
+		t.Logf("%s: %v\n%s", name, time.Since(start), dump(rec.Stop()))
 	}
 	step("write (clear)", func() error { return s.Write(Locator{Label: "Email"}, "ada@ex.com", true) })
 	step("write (again)", func() error { return s.Write(Locator{Label: "Email"}, "ada@ex.com", true) })
@@ -125,71 +123,11 @@ func TestTraceCommands(t *testing.T) {
 	step("outline", func() error { _, err := s.Outline(nil); return err })
 }
 
-// trace records the WebDriver commands sent until the test ends. Tests
-// that use it must not run in parallel with others.
-func trace(t testing.TB) *tracer {
-	t.Helper()
-	old := selenium.HTTPClient
-	next := old.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	tr := &tracer{next: next}
-	selenium.HTTPClient = &http.Client{Transport: tr}
-	t.Cleanup(func() { selenium.HTTPClient = old })
-	return tr
-}
-
-type tracer struct {
-	next http.RoundTripper
-	mu   sync.Mutex
-	cmds []command
-}
-
-// command is one WebDriver command: its method, its path after the session
-// id with element ids shown as "<el>", the size of its body and its time.
-type command struct {
-	method, path string
-	sent         int64
-	took         time.Duration
-}
-
-func (t *tracer) RoundTrip(r *http.Request) (*http.Response, error) {
-	start := time.Now()
-	resp, err := t.next.RoundTrip(r)
-	path := r.URL.Path
-	if i := strings.Index(path, "/session/"); i >= 0 {
-		path = path[i+len("/session/"):]
-		if j := strings.IndexByte(path, '/'); j >= 0 {
-			path = path[j:]
-		} else {
-			path = ""
-		}
-	}
-	if rest, ok := strings.CutPrefix(path, "/element/"); ok {
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			path = "/element/<el>" + rest[j:]
-		}
-	}
-	t.mu.Lock()
-	t.cmds = append(t.cmds, command{r.Method, path, r.ContentLength, time.Since(start)})
-	t.mu.Unlock()
-	return resp, err
-}
-
-func (t *tracer) reset() { t.mu.Lock(); t.cmds = nil; t.mu.Unlock() }
-
-// commands returns the commands sent since the last reset.
-func (t *tracer) commands() []command {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]command(nil), t.cmds...)
-}
-
-func (t *tracer) dump() string {
+// dump lists the commands with their times and body sizes.
+func dump(cmds []testenv.SentCommand) string {
 	var b strings.Builder
-	for _, c := range t.commands() {
-		fmt.Fprintf(&b, "  %-6s %-28s %7.2f ms  (%d bytes sent)\n", c.method, c.path, float64(c.took.Microseconds())/1000, c.sent)
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "  %-40s %7.2f ms  (%d bytes sent)\n", c.Command(), float64(c.Took.Microseconds())/1000, len(c.Body))
 	}
 	return b.String()
 }

@@ -11,11 +11,11 @@ import (
 )
 
 // scriptCalls returns the sizes of the execute/sync bodies traced.
-func scriptCalls(tr *tracer) []int64 {
+func scriptCalls(tr *testenv.WebDriverRecorder) []int64 {
 	var out []int64
-	for _, c := range tr.commands() {
-		if c.path == "/execute/sync" {
-			out = append(out, c.sent)
+	for _, c := range tr.Sent() {
+		if c.Command() == "POST /execute/sync" {
+			out = append(out, int64(len(c.Body)))
 		}
 	}
 	return out
@@ -31,7 +31,8 @@ func full(n int64) bool { return n > int64(len(pageJS)) }
 // with the same result.
 func TestScriptIsCachedInTheDocument(t *testing.T) {
 	s := open(t, "/controls")
-	tr := trace(t)
+	tr := testenv.RecordWebDriver(t)
+	tr.Start()
 	count := func() int {
 		t.Helper()
 		n, err := s.Count(Locator{Role: "button"})
@@ -49,7 +50,7 @@ func TestScriptIsCachedInTheDocument(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Check(t, is.Equal(keys, false), "the runner is not enumerable")
 
-	tr.reset()
+	tr.Start()
 	assert.Equal(t, count(), want)
 	calls = scriptCalls(tr)
 	assert.Assert(t, is.Len(calls, 1))
@@ -68,13 +69,13 @@ func TestScriptIsCachedInTheDocument(t *testing.T) {
 		if c.name == "reload" {
 			waitNewDocument(t, s)
 		}
-		tr.reset()
+		tr.Start()
 		assert.Check(t, is.Equal(count(), want), c.name)
 		calls = scriptCalls(tr)
 		if assert.Check(t, is.Len(calls, 2), c.name) {
 			assert.Check(t, !full(calls[0]) && full(calls[1]), "%s: %v", c.name, calls)
 		}
-		tr.reset()
+		tr.Start()
 		assert.Check(t, is.Equal(count(), want), c.name)
 		calls = scriptCalls(tr)
 		assert.Check(t, is.Len(calls, 1), "%s: cached again: %v", c.name, calls)
@@ -145,10 +146,11 @@ func TestMarkBodyInPageJS(t *testing.T) {
 // nothing, and sends it otherwise; the outcome is the same either way.
 func TestWriteClearsOnlyWhenClearChangesSomething(t *testing.T) {
 	s := open(t, "/login")
-	tr := trace(t)
+	tr := testenv.RecordWebDriver(t)
+	tr.Start()
 	cleared := func() bool {
-		for _, c := range tr.commands() {
-			if strings.HasSuffix(c.path, "/clear") {
+		for _, c := range tr.Sent() {
+			if strings.HasSuffix(c.Command(), "/clear") {
 				return true
 			}
 		}
@@ -166,7 +168,7 @@ func TestWriteClearsOnlyWhenClearChangesSomething(t *testing.T) {
 	assert.Check(t, !cleared())
 	assert.Check(t, is.Equal(value("email"), "ada@example.com"))
 	// Not empty: Clear.
-	tr.reset()
+	tr.Start()
 	assert.NilError(t, s.Write(Locator{Label: "Email"}, "bob@example.com", true))
 	assert.Check(t, cleared())
 	assert.Check(t, is.Equal(value("email"), "bob@example.com"))
@@ -187,7 +189,7 @@ func TestWriteClearsOnlyWhenClearChangesSomething(t *testing.T) {
 		{"Amount", "num", "42", false},
 		{"Far away", "far", "far text", false},
 	} {
-		tr.reset()
+		tr.Start()
 		err := s.Write(Locator{Label: c.label}, c.text, true)
 		assert.Check(t, cleared(), c.label)
 		if c.fails {
@@ -198,7 +200,7 @@ func TestWriteClearsOnlyWhenClearChangesSomething(t *testing.T) {
 		}
 	}
 	// Without clear there is never a Clear.
-	tr.reset()
+	tr.Start()
 	assert.NilError(t, s.Write(Locator{Label: "Email"}, "!", false))
 	assert.Check(t, !cleared())
 	assert.Check(t, is.Equal(value("email"), "bob@example.com!"))

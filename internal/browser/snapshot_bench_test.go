@@ -1,18 +1,10 @@
 package browser
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/tebeka/selenium"
 
 	"github.com/selenium-flow/selenium-flow/internal/fixtures"
 	"github.com/selenium-flow/selenium-flow/internal/servertest/django"
@@ -170,26 +162,26 @@ func BenchmarkActionOverhead(b *testing.B) {
 			if err := a.do(1); err != nil {
 				b.Fatal(err)
 			}
-			rec := record(b)
+			rec := testenv.RecordWebDriver(b)
 			var action, raw, added, gap []time.Duration
 			cmds := 0
 			i := 0
 			for b.Loop() {
-				rec.start()
+				rec.Start()
 				t0 := time.Now()
 				if err := a.do(i); err != nil {
 					b.Fatal(err)
 				}
 				took := time.Since(t0)
-				sent := rec.stop()
+				sent := rec.Stop()
 				t1 := time.Now()
-				if err := replay(sent); err != nil {
+				if err := rec.Replay(sent); err != nil {
 					b.Fatal(err)
 				}
 				direct := time.Since(t1)
 				wire := time.Duration(0)
 				for _, c := range sent {
-					wire += c.took
+					wire += c.Took
 				}
 				action, raw, added, gap = append(action, took), append(raw, direct), append(added, took-direct), append(gap, took-wire)
 				cmds += len(sent)
@@ -213,113 +205,4 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
-}
-
-// sentCommand is one WebDriver request as it went out.
-type sentCommand struct {
-	method, url, contentType string
-	body                     []byte
-	// took is from sending the request to the answer's headers.
-	took time.Duration
-}
-
-// recorder keeps the WebDriver requests sent between start and stop. It
-// wraps the WebDriver client's transport until the benchmark ends; the
-// benchmarks using it must not run in parallel with others.
-type recorder struct {
-	next http.RoundTripper
-
-	mu   sync.Mutex
-	on   bool
-	cmds []sentCommand
-}
-
-func record(b testing.TB) *recorder {
-	b.Helper()
-	old := selenium.HTTPClient
-	next := old.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	r := &recorder{next: next}
-	selenium.HTTPClient = &http.Client{Transport: r, Timeout: old.Timeout}
-	b.Cleanup(func() { selenium.HTTPClient = old })
-	return r
-}
-
-func (r *recorder) start() {
-	r.mu.Lock()
-	r.on, r.cmds = true, nil
-	r.mu.Unlock()
-}
-
-func (r *recorder) stop() []sentCommand {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.on = false
-	return r.cmds
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	r.mu.Lock()
-	on := r.on
-	r.mu.Unlock()
-	if on {
-		c := sentCommand{method: req.Method, url: req.URL.String(), contentType: req.Header.Get("Content-Type")}
-		if req.Body != nil {
-			body, err := io.ReadAll(req.Body)
-			req.Body.Close()
-			if err != nil {
-				return nil, err
-			}
-			c.body = body
-			req.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		start := time.Now()
-		resp, err := r.next.RoundTrip(req)
-		c.took = time.Since(start)
-		r.mu.Lock()
-		r.cmds = append(r.cmds, c)
-		r.mu.Unlock()
-		return resp, err
-	}
-	return r.next.RoundTrip(req)
-}
-
-// replay sends the commands again, one after another, through the
-// transport under the recorder, reading and decoding each answer as the
-// WebDriver client does.
-func replay(cmds []sentCommand) error {
-	client := selenium.HTTPClient
-	if r, ok := client.Transport.(*recorder); ok {
-		client = &http.Client{Transport: r.next}
-	}
-	for _, c := range cmds {
-		req, err := http.NewRequestWithContext(context.Background(), c.method, c.url, bytes.NewReader(c.body))
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Accept", "application/json")
-		if c.contentType != "" {
-			req.Header.Set("Content-Type", c.contentType)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		data, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			return err
-		}
-		var v struct {
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(data, &v); err != nil {
-			return err
-		}
-		var decoded any
-		_ = json.Unmarshal(v.Value, &decoded)
-	}
-	return nil
 }

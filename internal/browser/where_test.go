@@ -3,6 +3,7 @@ package browser
 import (
 	"testing"
 
+	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 )
@@ -52,10 +53,10 @@ func TestWhere(t *testing.T) {
 			s := open(t, tc.page)
 			topAgain(t, s)
 			assert.NilError(t, tc.act(s))
-			rec := record(t)
-			rec.start()
+			rec := testenv.RecordWebDriver(t)
+			rec.Start()
 			at, err := s.Where()
-			sent := rec.stop()
+			sent := rec.Stop()
 			assert.NilError(t, err)
 			assert.Check(t, is.Equal(at, Place{Title: tc.title, URL: page(tc.url)}))
 			assert.Check(t, is.Len(sent, tc.cmds), "%v", sent)
