@@ -47,11 +47,13 @@ func TestLoginFlow(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, u, page("/login"))
 
-	// History.
+	// History. The refresh is of the form's own page (a GET): refreshing
+	// the POST's answer would ask the browser to send the form again.
 	assert.NilError(t, s.Back())
 	assert.NilError(t, s.WaitFor(context.Background(), Condition{Locator: &Locator{Label: "Email"}}, testenv.Remaining(t)))
-	assert.NilError(t, s.Forward())
 	assert.NilError(t, s.Refresh())
+	assert.NilError(t, s.WaitFor(context.Background(), Condition{Locator: &Locator{Label: "Email"}}, testenv.Remaining(t)))
+	assert.NilError(t, s.Forward())
 }
 
 func TestLocators(t *testing.T) {
