@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/servertest/testenv"
 )
@@ -112,12 +113,41 @@ func (s *Session) axTree(ctx context.Context) ([]axNode, error) {
 // playwrightSnapshot renders the page as Playwright MCP's browser_snapshot
 // would (see the top of this file).
 func (s *Session) playwrightSnapshot(ctx context.Context) (string, error) {
-	nodes, err := s.axTree(ctx)
+	// Chromium builds a document's accessibility tree after it loads; on a
+	// loaded machine the first ask can find it without content. Ask again
+	// until it has some or the test's deadline comes.
+	top, err := s.ariaTree(ctx)
+	for err == nil && len(top.children) == 0 {
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("the accessibility tree stayed empty: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+		top, err = s.ariaTree(ctx)
+	}
 	if err != nil {
 		return "", err
 	}
 	pageURL, _ := s.CurrentURL()
 	title, _ := s.Title()
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Page\n- Page URL: %s\n- Page Title: %s\n### Snapshot\n```yaml\n", pageURL, title)
+	ref := 0
+	for _, c := range top.children {
+		renderNode(&b, c, nil, "", true, &ref)
+	}
+	b.WriteString("```\n")
+	return b.String(), nil
+}
+
+// ariaTree is the page's accessibility tree as Playwright's aria
+// snapshot shapes it, under a fragment.
+func (s *Session) ariaTree(ctx context.Context) (*ariaNode, error) {
+	nodes, err := s.axTree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pageURL, _ := s.CurrentURL()
 	byID := map[string]*axNode{}
 	var root *axNode
 	for i := range nodes {
@@ -128,23 +158,15 @@ func (s *Session) playwrightSnapshot(ctx context.Context) (string, error) {
 		}
 	}
 	if root == nil {
-		return "", fmt.Errorf("the accessibility tree is empty")
+		return nil, fmt.Errorf("the accessibility tree is empty")
 	}
 	origin := ""
 	if u, err := url.Parse(pageURL); err == nil {
 		origin = u.Scheme + "://" + u.Host
 	}
 	top := &ariaNode{role: "fragment"}
-	top.children = convertChildren(root, byID, origin, 0)
-	top.children = normalizeGeneric(top.children)
-	var b strings.Builder
-	fmt.Fprintf(&b, "### Page\n- Page URL: %s\n- Page Title: %s\n### Snapshot\n```yaml\n", pageURL, title)
-	ref := 0
-	for _, c := range top.children {
-		renderNode(&b, c, nil, "", true, &ref)
-	}
-	b.WriteString("```\n")
-	return b.String(), nil
+	top.children = normalizeGeneric(convertChildren(root, byID, origin, 0))
+	return top, nil
 }
 
 // hoisted are Chromium roles Playwright has no node for: their children
