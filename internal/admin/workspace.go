@@ -235,11 +235,14 @@ func (a *Admin) keptBox(owner string) (*files.Box, error) {
 }
 
 // exists reports whether owner has the workspace name: the default one,
-// one with a browser open here, or one the store keeps.
+// one with a browser open here, or one the store keeps. It asks no
+// browser anything (Inventory would ask each for its URL).
 func (a *Admin) exists(owner, name string) bool {
-	var open []sessions.Summary
-	if a.sessions != nil && name != workspaces.Default {
-		open = a.sessions.Inventory()
+	if name == workspaces.Default {
+		return true
 	}
-	return slices.Contains(a.namesOf(owner, open), name)
+	if a.sessions != nil && a.sessions.Peek(sessions.Owner{Principal: owner, Workspace: name}) != nil {
+		return true
+	}
+	return slices.Contains(a.namesOf(owner, nil), name)
 }

@@ -10,12 +10,11 @@ import (
 	"github.com/selenium-flow/selenium-flow/internal/files"
 	"github.com/selenium-flow/selenium-flow/internal/flows"
 	"github.com/selenium-flow/selenium-flow/internal/surface"
-	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // newAdmin builds the operator's page (package admin) from the server's
 // stores. Site data and history are left out until workspaces keep them.
-func (s *Server) newAdmin(kept *files.Store, flowStore *flows.Store, store workspaces.Store) *admin.Admin {
+func (s *Server) newAdmin(kept *files.Store, flowStore *flows.Store) *admin.Admin {
 	return admin.New(
 		admin.WithSessions(s.sessions),
 		admin.WithFiles(kept),
@@ -25,8 +24,8 @@ func (s *Server) newAdmin(kept *files.Store, flowStore *flows.Store, store works
 		admin.WithFrameAncestors(s.cfg.AdminFrameAncestors),
 		admin.WithSettings(s.settings),
 		admin.WithOIDC(admin.OIDC{Issuer: s.cfg.OIDC.Issuer, ClientID: s.cfg.OIDC.AdminClientID}),
-		admin.WithSiteData(workspaceSites{store}),
-		admin.WithHistory(workspaceSites{store}),
+		admin.WithSiteData(workspaceSites{s.sessions}),
+		admin.WithHistory(workspaceSites{s.sessions}),
 	)
 }
 

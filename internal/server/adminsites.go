@@ -2,18 +2,21 @@ package server
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/selenium-flow/selenium-flow/internal/admin"
 	"github.com/selenium-flow/selenium-flow/internal/browser"
+	"github.com/selenium-flow/selenium-flow/internal/sessions"
 	"github.com/selenium-flow/selenium-flow/internal/workspaces"
 )
 
 // workspaceSites gives the admin page a workspace's saved site data and
-// visited sites, read from and tidied in the workspace store (package
-// workspaces), so every replica shows and changes the same records.
-type workspaceSites struct{ store workspaces.Store }
+// visited sites. It reads the workspace store, so every replica shows the
+// same records, and changes them through the sessions manager
+// (EditWorkspace), so a browser open here does not write the old data back.
+type workspaceSites struct{ m *sessions.Manager }
 
 // adminStoreTimeout bounds one store call made for the admin page.
 const adminStoreTimeout = 10 * time.Second
@@ -21,13 +24,13 @@ const adminStoreTimeout = 10 * time.Second
 func (w workspaceSites) record(owner, name string) (workspaces.Record, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), adminStoreTimeout)
 	defer cancel()
-	return w.store.Get(ctx, owner, name)
+	return w.m.Workspace(ctx, sessions.Owner{Principal: owner, Workspace: name})
 }
 
-func (w workspaceSites) put(r workspaces.Record) error {
+func (w workspaceSites) edit(owner, name string, fn func(*workspaces.Record) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), adminStoreTimeout)
 	defer cancel()
-	return w.store.Put(ctx, r)
+	return w.m.EditWorkspace(ctx, sessions.Owner{Principal: owner, Workspace: name}, fn)
 }
 
 // Sites lists the saved site data per host: counts only, never a value.
@@ -57,32 +60,43 @@ func (w workspaceSites) Sites(owner, name string) ([]admin.Site, error) {
 
 // Forget drops one host's cookies and storage from the saved data.
 func (w workspaceSites) Forget(owner, name, host string) error {
-	rec, ok, err := w.record(owner, name)
-	if err != nil {
-		return err
-	}
-	if !ok || rec.SiteData == nil || !slices.Contains(rec.SiteData.Hosts(), host) {
+	err := w.edit(owner, name, func(rec *workspaces.Record) error {
+		if rec.SiteData == nil || !slices.Contains(rec.SiteData.Hosts(), host) {
+			return admin.ErrNoSite
+		}
+		d := *rec.SiteData
+		d.Cookies = slices.DeleteFunc(slices.Clone(d.Cookies), func(c browser.Cookie) bool { return c.Host() == host })
+		d.Storage = slices.DeleteFunc(slices.Clone(d.Storage), func(s browser.SiteStorage) bool { return s.Host() == host })
+		rec.SiteData = &d
+		if len(d.Cookies)+len(d.Storage) == 0 {
+			rec.SiteData = nil
+		}
+		return nil
+	})
+	if errors.Is(err, sessions.ErrNoRecord) {
 		return admin.ErrNoSite
 	}
-	d := *rec.SiteData
-	d.Cookies = slices.DeleteFunc(slices.Clone(d.Cookies), func(c browser.Cookie) bool { return c.Host() == host })
-	d.Storage = slices.DeleteFunc(slices.Clone(d.Storage), func(s browser.SiteStorage) bool { return s.Host() == host })
-	rec.SiteData = &d
-	if len(d.Cookies)+len(d.Storage) == 0 {
-		rec.SiteData = nil
-	}
-	return w.put(rec)
+	return err
 }
+
+// errNothingSaved stops Clear's edit without a write.
+var errNothingSaved = errors.New("no site data saved")
 
 // Clear drops all saved site data and says of how many hosts.
 func (w workspaceSites) Clear(owner, name string) (int, error) {
-	rec, ok, err := w.record(owner, name)
-	if err != nil || !ok || rec.SiteData == nil {
-		return 0, err
+	n := 0
+	err := w.edit(owner, name, func(rec *workspaces.Record) error {
+		if rec.SiteData == nil {
+			return errNothingSaved
+		}
+		n = len(rec.SiteData.Hosts())
+		rec.SiteData = nil
+		return nil
+	})
+	if errors.Is(err, sessions.ErrNoRecord) || errors.Is(err, errNothingSaved) {
+		return 0, nil
 	}
-	n := len(rec.SiteData.Hosts())
-	rec.SiteData = nil
-	return n, w.put(rec)
+	return n, err
 }
 
 // History lists the sites the workspace was on, newest first.

@@ -252,7 +252,7 @@ func New(cfg Config) (*Server, error) {
 				browser.WithEgress(egress.Policy{Deny: cfg.BrowserDeny, Allow: cfg.BrowserAllow, Ports: cfg.ListenPorts}),
 				browser.WithTransport(obs.webDriver))),
 	}
-	s.admin = s.newAdmin(store, flowStore, wsStore)
+	s.admin = s.newAdmin(store, flowStore)
 	open = s.sessions.Len
 	excluded := func(t tools.Tool) bool { return slices.Contains(cfg.ExcludeTools, t.Def.Name) }
 

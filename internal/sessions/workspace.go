@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -99,12 +100,15 @@ func (m *Manager) save(ctx context.Context, s *Session, force bool) error {
 	return nil
 }
 
-// update changes the workspace's record with fn and writes it.
-func (m *Manager) update(ctx context.Context, s *Session, fn func(*workspaces.Record)) error {
+// update changes the workspace's record with fn and writes it; when fn
+// returns an error nothing is written.
+func (m *Manager) update(ctx context.Context, s *Session, fn func(*workspaces.Record) error) error {
 	s.mu.Lock()
 	rec := s.rec
 	s.mu.Unlock()
-	fn(&rec)
+	if err := fn(&rec); err != nil {
+		return err
+	}
 	rec.LastUsed = m.now().UTC()
 	if m.store != nil {
 		if err := m.store.Put(ctx, rec); err != nil {
@@ -247,7 +251,7 @@ func (m *Manager) SaveSiteData(ctx context.Context, s *Session) (browser.SiteDat
 		return browser.SiteData{}, refusal.New(fmt.Sprintf("The site data was not saved: %v.", err),
 			"Start over without it: close_session, then open_session with restore_site_data false, sign in again and call save_site_data; or use another workspace (?workspace=NAME) for other sites.")
 	}
-	return d, m.update(ctx, s, func(r *workspaces.Record) { r.SiteData = &d })
+	return d, m.update(ctx, s, func(r *workspaces.Record) error { r.SiteData = &d; return nil })
 }
 
 // ErrInsecureSiteData refuses save_site_data on an insecure browser.
@@ -268,4 +272,33 @@ func (m *Manager) Workspace(ctx context.Context, o Owner) (workspaces.Record, bo
 		return workspaces.Record{}, false, nil
 	}
 	return m.store.Get(ctx, o.Principal, o.Workspace)
+}
+
+// ErrNoRecord is what EditWorkspace returns for a workspace the store
+// does not keep.
+var ErrNoRecord = errors.New("the store keeps no such workspace")
+
+// EditWorkspace changes a workspace's record with fn from outside a page
+// tool (the admin page forgetting site data). A browser this process holds
+// keeps a copy of its record that later calls write back, so the change
+// goes through that copy as update does; otherwise it is made in the
+// store. When fn returns an error nothing is written.
+func (m *Manager) EditWorkspace(ctx context.Context, o Owner, fn func(*workspaces.Record) error) error {
+	if m.store == nil {
+		return ErrNoRecord
+	}
+	if s := m.Peek(o); s != nil {
+		return m.update(ctx, s, fn)
+	}
+	rec, ok, err := m.store.Get(ctx, o.Principal, o.Workspace)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoRecord
+	}
+	if err := fn(&rec); err != nil {
+		return err
+	}
+	return m.store.Put(ctx, rec)
 }
