@@ -76,22 +76,10 @@ type oidcOptions struct {
 	refresh time.Duration
 }
 
-// WithHTTPClient fetches discovery and keys with c instead of a client
-// with a 10-second timeout.
-func WithHTTPClient(c *http.Client) OIDCOption {
-	return func(o *oidcOptions) { o.client = c }
-}
-
 // WithClock reads the time from now instead of time.Now, for expiry and
 // for the key set's refresh interval (tests that move time).
 func WithClock(now func() time.Time) OIDCOption {
 	return func(o *oidcOptions) { o.now = now }
-}
-
-// WithKeyRefresh fetches the key set again at most once per d instead
-// of KeyRefresh.
-func WithKeyRefresh(d time.Duration) OIDCOption {
-	return func(o *oidcOptions) { o.refresh = d }
 }
 
 // NewOIDC reads the provider's discovery document, so a wrong issuer

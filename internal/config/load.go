@@ -144,9 +144,6 @@ func (c *Config) Duration(key string) (time.Duration, error) {
 // Source is where a setting's value came from.
 func (c *Config) Source(key string) Source { return c.value(key).Source }
 
-// File is the YAML file read, "" when none.
-func (c *Config) File() string { return c.file }
-
 func (c *Config) value(key string) Value {
 	v, ok := c.values[key]
 	if !ok {

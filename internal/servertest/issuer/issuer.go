@@ -66,9 +66,6 @@ func (k *Key) Public() crypto.PublicKey { return k.Private.Public() }
 // Option configures Start.
 type Option func(*Issuer)
 
-// WithAudience sets the aud of minted tokens (default "selenium-flow").
-func WithAudience(aud string) Option { return func(i *Issuer) { i.Audience = aud } }
-
 // WithSubject sets who the authorization endpoint signs in (default "alice").
 func WithSubject(sub string) Option { return func(i *Issuer) { i.Subject = sub } }
 
