@@ -91,57 +91,52 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func (r Report) WriteTable(w io.Writer) {
 	base := r.Peers[0]
 	fmt.Fprintf(w, "\nPage description (bytes, tokens ≈ bytes/4; ×: peer ÷ %s)\n", base)
-	fmt.Fprintf(w, "%-28s", "page")
-	for _, p := range r.Peers {
-		fmt.Fprintf(w, " %24s", p)
-	}
-	fmt.Fprintln(w)
-	for _, page := range uniq(r.Pages, func(p PageSize) string { return p.Page }) {
-		fmt.Fprintf(w, "%-28s", page)
-		var b0 int
-		for i, peer := range r.Peers {
-			var sz *PageSize
-			for j := range r.Pages {
-				if r.Pages[j].Page == page && r.Pages[j].Peer == peer {
-					sz = &r.Pages[j]
-				}
+	writeGrid(w, "page", r.Peers, r.Pages,
+		func(p PageSize) (string, string) { return p.Page, p.Peer },
+		func(sz, first PageSize, isFirst bool) string {
+			if isFirst {
+				return fmt.Sprintf("%d B %d tok", sz.Bytes, sz.Tokens)
 			}
-			switch {
-			case sz == nil:
-				fmt.Fprintf(w, " %24s", "-")
-			case i == 0:
-				b0 = sz.Bytes
-				fmt.Fprintf(w, " %24s", fmt.Sprintf("%d B %d tok", sz.Bytes, sz.Tokens))
-			default:
-				fmt.Fprintf(w, " %24s", fmt.Sprintf("%d B %d tok %.1f×", sz.Bytes, sz.Tokens, float64(sz.Bytes)/float64(max(b0, 1))))
-			}
-		}
-		fmt.Fprintln(w)
-	}
+			return fmt.Sprintf("%d B %d tok %.1f×", sz.Bytes, sz.Tokens, float64(sz.Bytes)/float64(max(first.Bytes, 1)))
+		})
 	fmt.Fprintf(w, "\nWall time per step, median / p90 ms (×: %s ÷ peer, medians)\n", base)
-	fmt.Fprintf(w, "%-28s", "step")
-	for _, p := range r.Peers {
+	writeGrid(w, "step", r.Peers, r.Steps,
+		func(st StepTime) (string, string) { return st.Step, st.Peer },
+		func(st, first StepTime, isFirst bool) string {
+			if isFirst {
+				return fmt.Sprintf("%.1f / %.1f", st.MedianMS, st.P90MS)
+			}
+			return fmt.Sprintf("%.1f / %.1f %.2f×", st.MedianMS, st.P90MS, first.MedianMS/max(st.MedianMS, 0.001))
+		})
+}
+
+// writeGrid prints one row per row key of xs and one column per peer; a
+// cell is cell(x, the row's first peer's x, whether x is the first peer's),
+// or "-" where the peer has none.
+func writeGrid[T any](w io.Writer, title string, peers []string, xs []T, key func(T) (row, peer string), cell func(x, first T, isFirst bool) string) {
+	fmt.Fprintf(w, "%-28s", title)
+	for _, p := range peers {
 		fmt.Fprintf(w, " %24s", p)
 	}
 	fmt.Fprintln(w)
-	for _, step := range uniq(r.Steps, func(s StepTime) string { return s.Step }) {
-		fmt.Fprintf(w, "%-28s", step)
-		var m0 float64
-		for i, peer := range r.Peers {
-			var st *StepTime
-			for j := range r.Steps {
-				if r.Steps[j].Step == step && r.Steps[j].Peer == peer {
-					st = &r.Steps[j]
+	for _, row := range uniq(xs, func(x T) string { r, _ := key(x); return r }) {
+		fmt.Fprintf(w, "%-28s", row)
+		var first T
+		for i, peer := range peers {
+			j := -1 // the last entry for the row and peer, as the report adds them
+			for k, x := range xs {
+				if r, p := key(x); r == row && p == peer {
+					j = k
 				}
 			}
 			switch {
-			case st == nil:
+			case j < 0:
 				fmt.Fprintf(w, " %24s", "-")
 			case i == 0:
-				m0 = st.MedianMS
-				fmt.Fprintf(w, " %24s", fmt.Sprintf("%.1f / %.1f", st.MedianMS, st.P90MS))
+				first = xs[j]
+				fmt.Fprintf(w, " %24s", cell(xs[j], first, true))
 			default:
-				fmt.Fprintf(w, " %24s", fmt.Sprintf("%.1f / %.1f %.2f×", st.MedianMS, st.P90MS, m0/max(st.MedianMS, 0.001)))
+				fmt.Fprintf(w, " %24s", cell(xs[j], first, false))
 			}
 		}
 		fmt.Fprintln(w)
